@@ -1,0 +1,69 @@
+/**
+ * The benchmark harness: tinybench measures, this file only names the results and prints them.
+ * Each `*.bench.ts` exports a `BenchSuite`; `bench/run.ts` runs them and prints one table each.
+ */
+import { Bench } from 'tinybench';
+
+export interface BenchResult {
+  /** What was measured, such as `retrieve 10k + snapshot`. */
+  case: string;
+  /** Whose code ran: `agent-memory`, `bare pg`, `LangChain`. */
+  subject: string;
+  opsPerSec: number;
+  /** Mean time of one operation, in milliseconds. */
+  meanMs: number;
+}
+
+export interface BenchSuite {
+  name: string;
+  /** Results, and lines printed under the table: ratios, targets and whether they were met. */
+  run(): Promise<{ results: BenchResult[]; notes: string[] }>;
+}
+
+export interface MeasureOptions {
+  /** How long to sample each case, in milliseconds. Default 1000 (BENCH_TIME_MS overrides). */
+  timeMs?: number;
+  warmupTimeMs?: number;
+}
+
+/** Measures `fn` with tinybench and returns its throughput. */
+export async function measure(
+  caseName: string,
+  subject: string,
+  fn: () => Promise<unknown> | unknown,
+  opts: MeasureOptions = {},
+): Promise<BenchResult> {
+  const time = Number(process.env.BENCH_TIME_MS ?? opts.timeMs ?? 1000);
+  const bench = new Bench({ time, warmupTime: opts.warmupTimeMs ?? Math.min(250, time / 4) });
+  bench.add(caseName, fn);
+  await bench.run();
+  const result = bench.tasks[0]!.result;
+  if (!result || result.error || result.aborted) {
+    throw new Error(`benchmark "${caseName}" (${subject}) failed`, { cause: result?.error });
+  }
+  return { case: caseName, subject, opsPerSec: result.throughput.mean, meanMs: result.latency.mean };
+}
+
+/** `a` over `b` as text such as `3.25×`. */
+export function ratio(a: number, b: number): string {
+  return `${(a / b).toFixed(2)}×`;
+}
+
+/** Prints one suite as a markdown table (ready to paste into the README), then its notes. */
+export function printSuite(name: string, results: BenchResult[], notes: string[]): void {
+  const columns = ['case', 'subject', 'ops/s', 'mean ms'];
+  const rows = results.map((r) => [
+    r.case,
+    r.subject,
+    r.opsPerSec >= 100 ? Math.round(r.opsPerSec).toLocaleString('en-US') : r.opsPerSec.toFixed(2),
+    r.meanMs.toFixed(3),
+  ]);
+  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`\n## ${name}\n`);
+  console.log(line(columns));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+  if (notes.length) console.log('');
+  for (const note of notes) console.log(`- ${note}`);
+}

@@ -1,0 +1,25 @@
+/** Server-side tests: swc transpiles (decorators and their metadata included); `tsc --noEmit` is the type gate. */
+const swcOptions = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+};
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/apps/admin/'],
+  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
+  moduleNameMapper: {
+    '^@agent-memory/memory$': '<rootDir>/libs/memory/src/index.ts',
+    '^@agent-memory/memory/(.*)$': '<rootDir>/libs/memory/src/$1/index.ts',
+  },
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,148 @@
+/**
+ * Every error the library raises on purpose extends {@link MemoryError} and carries a stable
+ * `code`, so callers (and the admin API) can branch on it without matching message text.
+ */
+export type MemoryErrorCode =
+  | 'SNAPSHOT_CONFLICT'
+  | 'INVALID_CURSOR'
+  | 'SNAPSHOTS_UNSUPPORTED'
+  | 'CONCURRENT_UPDATE'
+  | 'SESSION_TOO_LARGE'
+  | 'INVALID_MESSAGE'
+  | 'INVALID_SESSION_ID'
+  | 'CORRUPT_SESSION'
+  | 'SESSION_SAVE_FAILED';
+
+export abstract class MemoryError extends Error {
+  abstract readonly code: MemoryErrorCode;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The latest stored snapshot is not the `prev` the caller based its snapshot on. */
+export class SnapshotConflictError extends MemoryError {
+  readonly code = 'SNAPSHOT_CONFLICT';
+  constructor(
+    readonly session: string,
+    readonly expectedUpTo: number | null,
+    readonly actualUpTo: number | null,
+  ) {
+    super(
+      `snapshot conflict on session "${session}": expected the latest snapshot to cover up to ` +
+        `${expectedUpTo ?? 'nothing'}, but it covers up to ${actualUpTo ?? 'nothing'}; reload and retry`,
+    );
+  }
+}
+
+/** A snapshot's `upTo` does not move past the previous snapshot or lies beyond the last message. */
+export class InvalidCursorError extends MemoryError {
+  readonly code = 'INVALID_CURSOR';
+  constructor(
+    readonly session: string,
+    readonly cursor: number,
+    reason: string,
+  ) {
+    super(`invalid cursor ${cursor} for session "${session}": ${reason}`);
+  }
+}
+
+/** The store rewrites its log with the deprecated `summarization` option, so it cannot keep snapshots. */
+export class SnapshotsUnsupportedError extends MemoryError {
+  readonly code = 'SNAPSHOTS_UNSUPPORTED';
+  constructor(readonly session: string) {
+    super(
+      `session "${session}" uses the deprecated "summarization" option, which rewrites the log; ` +
+        'snapshots cannot be combined with it (remove "summarization" and use compaction instead)',
+    );
+  }
+}
+
+/** The session kept changing under every compare-and-swap attempt; nothing was stored. */
+export class ConcurrentUpdateError extends MemoryError {
+  readonly code = 'CONCURRENT_UPDATE';
+  constructor(
+    readonly session: string,
+    readonly attempts: number,
+  ) {
+    super(
+      `session "${session}" changed during each of ${attempts} write attempts; nothing was stored`,
+    );
+  }
+}
+
+/** The encoded session would exceed what the store can hold in one value; nothing was sent. */
+export class SessionTooLargeError extends MemoryError {
+  readonly code = 'SESSION_TOO_LARGE';
+  constructor(
+    readonly session: string,
+    /** Encoded size in bytes. */
+    readonly size: number,
+    /** The limit in bytes. */
+    readonly limit: number,
+  ) {
+    super(
+      `session "${session}" would be ${size} bytes, over the limit of ${limit} bytes; nothing was ` +
+        'stored (compact the session, clear it, or use a store that keeps one row per message)',
+    );
+  }
+}
+
+/** A message does not match the message model; `path` names the offending field. */
+export class InvalidMessageError extends MemoryError {
+  readonly code = 'INVALID_MESSAGE';
+  constructor(
+    /** Where the problem is, such as `messages[3].parts[0].type`. */
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`invalid message at ${path}: ${reason}`);
+  }
+}
+
+/** A session id that is not 1–128 characters of dot-separated `[A-Za-z0-9_=-]` tokens. */
+export class InvalidSessionIdError extends MemoryError {
+  readonly code = 'INVALID_SESSION_ID';
+  constructor(
+    readonly sessionId: string,
+    reason: string,
+  ) {
+    super(`invalid session id ${JSON.stringify(sessionId)}: ${reason}`);
+  }
+}
+
+/** Stored data no longer decodes. The store never overwrites it; only `clear()` or `delete` removes it. */
+export class CorruptSessionError extends MemoryError {
+  readonly code = 'CORRUPT_SESSION';
+  constructor(
+    readonly session: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `session "${session}" holds data that does not decode (${detail}); it was left untouched: ` +
+        'repair it by hand, or clear or delete the session',
+      options,
+    );
+  }
+}
+
+/** A turn's answer was produced but its messages could not be stored; `cause` holds the store's error. */
+export class SessionSaveFailedError extends MemoryError {
+  readonly code = 'SESSION_SAVE_FAILED';
+  constructor(
+    readonly session: string,
+    cause: unknown,
+  ) {
+    super(
+      `the turn's messages could not be saved to session "${session}": ${describeCause(cause)}`,
+      { cause },
+    );
+  }
+}
+
+function describeCause(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,10 @@
+export * from './errors';
+export * from './message';
+export { decodeMessage, decodeMessages, validateMessage } from './message.codec';
+export * from './memory.interface';
+export * from './snapshot';
+export * from './session-id';
+export * from './tool-pairing';
+export * from './backend.interface';
+export * from './llm-client.interface';
+export type { SummarizationOptions } from './legacy-summarization';

@@ -1,0 +1,82 @@
+import type { Message } from './message';
+
+/** Cancellation for a store call; an aborted signal rejects before any write starts. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** What an agent needs from a memory: prior context before a turn, the new messages after it. */
+export interface Memory {
+  /**
+   * The context for the next turn: the snapshot's summary messages, then the messages after it
+   * (with no snapshot, the whole retained log). Never returns a tool result whose call is missing.
+   * @param query the turn's input; plain stores ignore it, semantic stores search with it.
+   */
+  retrieve(query?: string, opts?: CallOptions): Promise<Message[]>;
+  /**
+   * Appends a batch atomically and contiguously: all or nothing, with no other writer's message
+   * between its messages. Validates every message before writing anything.
+   * @throws InvalidMessageError naming the offending path; nothing is written.
+   */
+  save(messages: readonly Message[], opts?: CallOptions): Promise<void>;
+  /** Removes messages, snapshot and metadata: the session is then as if new. */
+  clear(opts?: CallOptions): Promise<void>;
+}
+
+/**
+ * Absolute position of a message in a session's log. Cursors strictly increase along the log and
+ * stay valid while older messages are evicted or pruned; callers only compare them.
+ */
+export type Cursor = number;
+
+export interface Entry {
+  cursor: Cursor;
+  message: Message;
+}
+
+/** A summary (and pinned messages, such as the task) that stands for the oldest messages. */
+export interface Snapshot {
+  summary: string;
+  pinned?: Message[];
+}
+
+export interface StoredSnapshot extends Snapshot {
+  /** The cursor of the last message the snapshot covers. */
+  upTo: Cursor;
+  /** ISO 8601 time the snapshot was saved. */
+  createdAt: string;
+}
+
+export interface SnapshotState {
+  snapshot: StoredSnapshot | null;
+  /** The stored entries after the snapshot, as they are (no orphan filtering). */
+  tail: Entry[];
+}
+
+export interface SnapshotStore extends Memory {
+  /** The latest snapshot and the messages after it, with their cursors. */
+  loadSnapshot(opts?: CallOptions): Promise<SnapshotState>;
+  /**
+   * Compare-and-swap: stores `snapshot` as covering everything up to `upTo` if the latest stored
+   * snapshot is still `prev` (compared by `upTo`; `null` means there is none).
+   * @throws SnapshotConflictError when the latest snapshot is not `prev`.
+   * @throws InvalidCursorError when `upTo` does not move past `prev.upTo` or lies beyond the last message.
+   * @throws SnapshotsUnsupportedError when the store uses the deprecated `summarization` option.
+   */
+  saveSnapshot(
+    snapshot: Snapshot,
+    upTo: Cursor,
+    prev: StoredSnapshot | null,
+    opts?: CallOptions,
+  ): Promise<StoredSnapshot>;
+}
+
+/** Small string metadata kept with a session, such as its `title`. It outlives pruning. */
+export interface SessionMetadata {
+  /** Sets `key` to `value`; an empty `value` removes the key. */
+  setMeta(key: string, value: string): Promise<void>;
+  meta(): Promise<Record<string, string>>;
+}
+
+/** What every store returns from `open`: messages, snapshots and metadata of one session. */
+export type SessionStore = SnapshotStore & SessionMetadata;

@@ -1,0 +1,147 @@
+import { InvalidMessageError } from './errors';
+import {
+  CONTENT_PART_TYPES,
+  ROLES,
+  type ContentPart,
+  type ContentPartType,
+  type Message,
+  type Role,
+  type ToolCall,
+} from './message';
+
+/**
+ * Reads a message from its stored or submitted JSON form and returns it in our canonical camelCase
+ * shape, or throws {@link InvalidMessageError} naming the offending path.
+ *
+ * Keys match case-insensitively and `null` stands for an empty list or an absent field, so
+ * messages written by Phero (Go field names such as `Role`, `ToolCallID`, `MIMEType`) load as
+ * well. Unknown keys are ignored. The result is a fresh object: later changes to `value` do not
+ * reach it.
+ *
+ * @param path where the message sits, for error messages (such as `messages[3]`).
+ */
+export function decodeMessage(value: unknown, path = 'message'): Message {
+  const fields = readObject(value, path);
+  const role = fields.get('role');
+  if (typeof role !== 'string' || !ROLES.includes(role as Role)) {
+    throw new InvalidMessageError(`${path}.role`, `must be one of ${ROLES.join(', ')}`);
+  }
+  const message: Message = {
+    role: role as Role,
+    parts: readList(fields.get('parts'), `${path}.parts`, decodePart),
+  };
+
+  const toolCalls = readList(fields.get('toolcalls'), `${path}.toolCalls`, decodeToolCall);
+  if (toolCalls.length > 0) {
+    if (role !== 'assistant') {
+      throw new InvalidMessageError(`${path}.toolCalls`, 'only assistant messages call tools');
+    }
+    message.toolCalls = toolCalls;
+  }
+
+  const toolCallId = readOptionalString(fields.get('toolcallid'), `${path}.toolCallId`);
+  const toolError = fields.get('toolerror');
+  if (role === 'tool') {
+    if (!toolCallId) {
+      throw new InvalidMessageError(`${path}.toolCallId`, 'a tool message must name the tool call it answers');
+    }
+    message.toolCallId = toolCallId;
+    if (toolError !== undefined && toolError !== null && typeof toolError !== 'boolean') {
+      throw new InvalidMessageError(`${path}.toolError`, 'must be a boolean');
+    }
+    if (toolError === true) message.toolError = true;
+  } else {
+    if (toolCallId) {
+      throw new InvalidMessageError(`${path}.toolCallId`, 'only tool messages answer a tool call');
+    }
+    if (toolError === true) {
+      throw new InvalidMessageError(`${path}.toolError`, 'only tool messages report a tool error');
+    }
+  }
+
+  const name = readOptionalString(fields.get('name'), `${path}.name`);
+  if (name) message.name = name;
+  return message;
+}
+
+/**
+ * Checks that `value` is a valid message (ours or Phero's shape) and returns it in canonical form.
+ * @throws InvalidMessageError naming the offending path, such as `message.parts[0].type`.
+ */
+export function validateMessage(value: unknown, path = 'message'): Message {
+  return decodeMessage(value, path);
+}
+
+/** Validates a batch before anything is written; paths read `messages[3].parts[0].type`. */
+export function decodeMessages(values: readonly unknown[], path = 'messages'): Message[] {
+  if (!Array.isArray(values)) throw new InvalidMessageError(path, 'must be an array of messages');
+  return values.map((value, index) => decodeMessage(value, `${path}[${index}]`));
+}
+
+const TEXT_PART_TYPES: ReadonlySet<ContentPartType> = new Set(['text', 'reasoning', 'redacted_reasoning']);
+
+function decodePart(value: unknown, path: string): ContentPart {
+  const fields = readObject(value, path);
+  const type = fields.get('type');
+  if (typeof type !== 'string' || !CONTENT_PART_TYPES.includes(type as ContentPartType)) {
+    throw new InvalidMessageError(`${path}.type`, `must be one of ${CONTENT_PART_TYPES.join(', ')}`);
+  }
+  const part: ContentPart = { type: type as ContentPartType };
+  if (TEXT_PART_TYPES.has(part.type)) {
+    part.text = readOptionalString(fields.get('text'), `${path}.text`) ?? '';
+    if (part.type === 'reasoning') {
+      const signature = readOptionalString(fields.get('signature'), `${path}.signature`);
+      if (signature) part.signature = signature;
+    }
+  } else if (part.type === 'image_url') {
+    const imageUrl = readOptionalString(fields.get('imageurl'), `${path}.imageUrl`);
+    if (!imageUrl) throw new InvalidMessageError(`${path}.imageUrl`, 'an image_url part needs a URL');
+    part.imageUrl = imageUrl;
+  } else {
+    const imageBase64 = readOptionalString(fields.get('imagebase64'), `${path}.imageBase64`);
+    if (!imageBase64) {
+      throw new InvalidMessageError(`${path}.imageBase64`, 'an image_base64 part needs the image data');
+    }
+    part.imageBase64 = imageBase64;
+    const mimeType = readOptionalString(fields.get('mimetype'), `${path}.mimeType`);
+    if (mimeType) part.mimeType = mimeType;
+  }
+  return part;
+}
+
+function decodeToolCall(value: unknown, path: string): ToolCall {
+  const fields = readObject(value, path);
+  const id = readOptionalString(fields.get('id'), `${path}.id`);
+  if (!id) throw new InvalidMessageError(`${path}.id`, 'a tool call needs an id');
+  const type = fields.get('type');
+  if (type !== undefined && type !== null && type !== '' && type !== 'function') {
+    throw new InvalidMessageError(`${path}.type`, 'must be "function"');
+  }
+  const fn = readObject(fields.get('function'), `${path}.function`);
+  const name = readOptionalString(fn.get('name'), `${path}.function.name`);
+  if (!name) throw new InvalidMessageError(`${path}.function.name`, 'a tool call needs a function name');
+  const args = readOptionalString(fn.get('arguments'), `${path}.function.arguments`) ?? '';
+  return { id, type: 'function', function: { name, arguments: args } };
+}
+
+/** An object's own fields keyed by lower-cased name, so `ToolCallID` and `toolCallId` meet. */
+function readObject(value: unknown, path: string): Map<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidMessageError(path, 'must be an object');
+  }
+  const fields = new Map<string, unknown>();
+  for (const [key, field] of Object.entries(value)) fields.set(key.toLowerCase(), field);
+  return fields;
+}
+
+function readList<T>(value: unknown, path: string, decode: (item: unknown, path: string) => T): T[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new InvalidMessageError(path, 'must be an array');
+  return value.map((item, index) => decode(item, `${path}[${index}]`));
+}
+
+function readOptionalString(value: unknown, path: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new InvalidMessageError(path, 'must be a string');
+  return value;
+}

@@ -1,0 +1,188 @@
+import { CorruptSessionError } from './errors';
+import type { Cursor, Entry, Snapshot, StoredSnapshot } from './memory.interface';
+import type { Message } from './message';
+import { decodeMessages } from './message.codec';
+import { assertSnapshotSwap, storedSnapshot, summaryMessages } from './snapshot';
+import { dropOrphanedToolResults } from './tool-pairing';
+
+/**
+ * A whole session as one value: what the in-process, JSON-file and NATS stores keep. The pure
+ * transitions below are the one implementation of the contract's rules for those stores; each
+ * store only adds how the document is persisted and how concurrent writers are serialised.
+ *
+ * Kept messages are always a contiguous suffix of the log, so cursors are derived: the last kept
+ * message has cursor `saved` (the count ever saved) and the first one `saved - messages.length + 1`.
+ */
+export interface SessionDocument {
+  readonly messages: readonly Message[];
+  /** Messages ever saved: the cursor of the last message. */
+  readonly saved: number;
+  readonly snapshot: StoredSnapshot | null;
+  readonly meta: Readonly<Record<string, string>>;
+}
+
+export const EMPTY_DOCUMENT: SessionDocument = Object.freeze({
+  messages: Object.freeze([]) as readonly Message[],
+  saved: 0,
+  snapshot: null,
+  meta: Object.freeze({}),
+});
+
+export function firstCursor(doc: SessionDocument): Cursor {
+  return doc.saved - doc.messages.length + 1;
+}
+
+export function lastCursor(doc: SessionDocument): Cursor | null {
+  return doc.messages.length > 0 ? doc.saved : null;
+}
+
+/** Kept messages with their cursors. */
+export function documentEntries(doc: SessionDocument): Entry[] {
+  const first = firstCursor(doc);
+  return doc.messages.map((message, index) => ({ cursor: first + index, message }));
+}
+
+/** The stored entries after the snapshot, as `loadSnapshot` returns them. */
+export function documentTail(doc: SessionDocument): Entry[] {
+  const upTo = doc.snapshot?.upTo ?? 0;
+  const skip = Math.max(0, upTo - firstCursor(doc) + 1);
+  return documentEntries(doc).slice(skip);
+}
+
+/** What `retrieve` returns: summary messages, then the tail, with orphaned tool results dropped. */
+export function documentContext(doc: SessionDocument): Message[] {
+  const tail = documentTail(doc).map((entry) => entry.message);
+  const context = doc.snapshot ? [...summaryMessages(doc.snapshot), ...tail] : tail;
+  return dropOrphanedToolResults(context);
+}
+
+/**
+ * Appends a validated batch. With `capacity`, only the newest `capacity` messages are kept
+ * (FIFO eviction); cursors keep counting through it.
+ */
+export function appendToDocument(
+  doc: SessionDocument,
+  messages: readonly Message[],
+  capacity = Infinity,
+): SessionDocument {
+  const combined = [...doc.messages, ...messages];
+  const kept = combined.length > capacity ? combined.slice(combined.length - capacity) : combined;
+  return { ...doc, messages: kept, saved: doc.saved + messages.length };
+}
+
+/**
+ * Swaps in a snapshot if `prev` is still the latest one (see `SnapshotStore.saveSnapshot`).
+ * With `prune`, drops the messages the snapshot covers in the same step.
+ */
+export function snapshotDocument(
+  session: string,
+  doc: SessionDocument,
+  snapshot: Snapshot,
+  upTo: Cursor,
+  prev: StoredSnapshot | null,
+  opts: { prune: boolean; now: Date },
+): { doc: SessionDocument; stored: StoredSnapshot } {
+  assertSnapshotSwap(session, doc.snapshot, prev, upTo, lastCursor(doc));
+  const stored = storedSnapshot(snapshot, upTo, opts.now);
+  const messages = opts.prune
+    ? doc.messages.slice(Math.max(0, upTo - firstCursor(doc) + 1))
+    : doc.messages;
+  return { doc: { ...doc, messages, snapshot: stored }, stored };
+}
+
+/** Sets or (with '') removes one metadata key. */
+export function setDocumentMeta(doc: SessionDocument, key: string, value: string): SessionDocument {
+  if (typeof key !== 'string' || key === '') throw new TypeError('a metadata key must be a non-empty string');
+  if (typeof value !== 'string') throw new TypeError(`metadata "${key}" must be a string value`);
+  const meta = { ...doc.meta };
+  if (value === '') delete meta[key];
+  else meta[key] = value;
+  return { ...doc, meta };
+}
+
+/**
+ * Replaces the oldest kept messages, cursors `from`…`to`, by one message at cursor `to` (the
+ * deprecated `summarization` option's rewrite). Returns null when `from` is no longer the oldest
+ * kept message, so a rewrite planned before a concurrent change is dropped instead of losing data.
+ */
+export function replaceDocumentRange(
+  doc: SessionDocument,
+  from: Cursor,
+  to: Cursor,
+  replacement: Message,
+): SessionDocument | null {
+  if (from !== firstCursor(doc) || to > doc.saved || to < from) return null;
+  return { ...doc, messages: [replacement, ...doc.messages.slice(to - from + 1)] };
+}
+
+/** A document is stored as a plain array while it is nothing more than a complete log. */
+export function isPlainLog(doc: SessionDocument): boolean {
+  return doc.snapshot === null && Object.keys(doc.meta).length === 0 && doc.saved === doc.messages.length;
+}
+
+/** The JSON form: a plain array while {@link isPlainLog}, else an object. */
+export function encodeDocument(doc: SessionDocument, opts: { alwaysObject?: boolean } = {}): unknown {
+  if (!opts.alwaysObject && isPlainLog(doc)) return doc.messages;
+  return { messages: doc.messages, snapshot: doc.snapshot, meta: doc.meta, saved: doc.saved };
+}
+
+/**
+ * Reads a stored document: our object form, a plain array of messages (ours or Phero's), with
+ * keys matched case-insensitively.
+ * @throws CorruptSessionError naming the session and what did not decode.
+ */
+export function decodeDocument(session: string, raw: unknown): SessionDocument {
+  try {
+    if (Array.isArray(raw)) {
+      const messages = decodeMessages(raw);
+      return { messages, saved: messages.length, snapshot: null, meta: {} };
+    }
+    if (typeof raw !== 'object' || raw === null) throw new Error('expected an array or an object');
+    const fields = new Map(Object.entries(raw).map(([key, value]) => [key.toLowerCase(), value]));
+    const messagesRaw = fields.get('messages') ?? [];
+    if (!Array.isArray(messagesRaw)) throw new Error('"messages" is not an array');
+    const messages = decodeMessages(messagesRaw);
+    const savedRaw = fields.get('saved') ?? messages.length;
+    if (!Number.isSafeInteger(savedRaw) || (savedRaw as number) < messages.length) {
+      throw new Error('"saved" is not a count of at least the kept messages');
+    }
+    return {
+      messages,
+      saved: savedRaw as number,
+      snapshot: decodeStoredSnapshot(fields.get('snapshot')),
+      meta: decodeMeta(fields.get('meta')),
+    };
+  } catch (error) {
+    if (error instanceof CorruptSessionError) throw error;
+    throw new CorruptSessionError(session, (error as Error).message, { cause: error });
+  }
+}
+
+function decodeStoredSnapshot(raw: unknown): StoredSnapshot | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('"snapshot" is not an object');
+  const fields = new Map(Object.entries(raw).map(([key, value]) => [key.toLowerCase(), value]));
+  const summary = fields.get('summary');
+  const upTo = fields.get('upto');
+  const createdAt = fields.get('createdat');
+  if (typeof summary !== 'string') throw new Error('snapshot.summary is not a string');
+  if (!Number.isSafeInteger(upTo)) throw new Error('snapshot.upTo is not a cursor');
+  if (typeof createdAt !== 'string') throw new Error('snapshot.createdAt is not a string');
+  const pinnedRaw = fields.get('pinned') ?? [];
+  if (!Array.isArray(pinnedRaw)) throw new Error('snapshot.pinned is not an array');
+  const pinned = decodeMessages(pinnedRaw, 'snapshot.pinned');
+  const stored: StoredSnapshot = { summary, upTo: upTo as number, createdAt };
+  if (pinned.length > 0) stored.pinned = pinned;
+  return stored;
+}
+
+function decodeMeta(raw: unknown): Record<string, string> {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('"meta" is not an object');
+  const meta: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (typeof value !== 'string') throw new Error(`meta "${key}" is not a string`);
+    meta[key] = value;
+  }
+  return meta;
+}

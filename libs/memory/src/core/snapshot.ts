@@ -1,0 +1,63 @@
+import { InvalidCursorError, SnapshotConflictError } from './errors';
+import type { Message } from './message';
+import { userMessage } from './message';
+import type { Cursor, Snapshot, StoredSnapshot } from './memory.interface';
+
+/** Put before a snapshot's summary in the user message that stands for the covered messages. */
+export const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
+
+/**
+ * The messages that stand for what a snapshot covers: one user message (a user message keeps its
+ * place in the conversation, where a system message would not) holding the summary, then the
+ * pinned messages.
+ */
+export function summaryMessages(snapshot: Snapshot): Message[] {
+  return [userMessage(SUMMARY_PREFIX + snapshot.summary), ...(snapshot.pinned ?? [])];
+}
+
+/**
+ * The compare-and-swap rules every store applies before it swaps in a snapshot.
+ * @param latest the snapshot stored now.
+ * @param lastCursor the cursor of the session's last message, or null when it has none.
+ */
+export function assertSnapshotSwap(
+  session: string,
+  latest: StoredSnapshot | null,
+  prev: StoredSnapshot | null,
+  upTo: Cursor,
+  lastCursor: Cursor | null,
+): void {
+  if ((latest?.upTo ?? null) !== (prev?.upTo ?? null)) {
+    throw new SnapshotConflictError(session, prev?.upTo ?? null, latest?.upTo ?? null);
+  }
+  assertSnapshotCursor(session, prev, upTo, lastCursor);
+}
+
+/** `upTo` must be a whole number past the previous snapshot and no later than the last message. */
+export function assertSnapshotCursor(
+  session: string,
+  prev: StoredSnapshot | null,
+  upTo: Cursor,
+  lastCursor: Cursor | null,
+): void {
+  if (!Number.isSafeInteger(upTo)) {
+    throw new InvalidCursorError(session, upTo, 'a cursor is a whole number');
+  }
+  if (prev && upTo <= prev.upTo) {
+    throw new InvalidCursorError(session, upTo, `it does not move past the previous snapshot (${prev.upTo})`);
+  }
+  if (lastCursor === null || upTo > lastCursor) {
+    throw new InvalidCursorError(
+      session,
+      upTo,
+      lastCursor === null ? 'the session has no messages' : `it lies beyond the last message (${lastCursor})`,
+    );
+  }
+}
+
+/** A stored snapshot's canonical form: pinned messages copied, `createdAt` now. */
+export function storedSnapshot(snapshot: Snapshot, upTo: Cursor, now: Date): StoredSnapshot {
+  const stored: StoredSnapshot = { summary: snapshot.summary, upTo, createdAt: now.toISOString() };
+  if (snapshot.pinned && snapshot.pinned.length > 0) stored.pinned = [...snapshot.pinned];
+  return stored;
+}

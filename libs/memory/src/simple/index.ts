@@ -1,0 +1,2 @@
+export * from './simple.store';
+export * from './simple.backend';

@@ -1,0 +1,56 @@
+import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
+import { assertSessionId } from '../core/session-id';
+import { paginateSessions } from '../core/session-list';
+import { SimpleMemory, type SimpleMemoryOptions } from './simple.store';
+
+export interface SimpleBackendOptions {
+  /** Messages kept per session (FIFO eviction past it). */
+  capacity: number;
+  /** Drop the messages a snapshot covers. Default false. */
+  pruneCompacted?: boolean;
+  /** @deprecated see {@link SimpleMemoryOptions.summarization}. */
+  summarization?: SimpleMemoryOptions['summarization'];
+  now?: () => Date;
+}
+
+/** In-process sessions, one {@link SimpleMemory} each; gone when the process ends. */
+export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
+  if (!(options.capacity >= 1)) {
+    throw new RangeError(`simpleBackend capacity must be at least 1, got ${options.capacity}`);
+  }
+  const sessions = new Map<string, SimpleMemory>();
+
+  const existing = (): SessionInfo[] =>
+    [...sessions.values()].map((store) => store.info()).filter((info): info is SessionInfo => info !== null);
+
+  return {
+    kind: 'simple',
+    async open(sessionId) {
+      assertSessionId(sessionId);
+      let store = sessions.get(sessionId);
+      if (!store) {
+        store = new SimpleMemory(options.capacity, {
+          sessionId,
+          pruneCompacted: options.pruneCompacted,
+          summarization: options.summarization,
+          now: options.now,
+        });
+        sessions.set(sessionId, store);
+      }
+      return store;
+    },
+    async list(q) {
+      return paginateSessions(existing(), q);
+    },
+    async inspect(sessionId) {
+      assertSessionId(sessionId);
+      return sessions.get(sessionId)?.info() ?? null;
+    },
+    async delete(sessionId) {
+      assertSessionId(sessionId);
+      await sessions.get(sessionId)?.clear();
+    },
+    async check() {},
+    async close() {},
+  };
+}
