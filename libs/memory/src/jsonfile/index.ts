@@ -1,1 +1,2 @@
-export {};
+export * from './json-file.store';
+export * from './json-file.backend';

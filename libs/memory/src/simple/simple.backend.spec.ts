@@ -1,6 +1,10 @@
 import { simpleBackend } from '@agent-memory/memory';
-import { describeBackendConformance } from '../../../../test/conformance/backend.conformance';
+import { describeBackendConformance, type ConformanceHarness } from '../../../../test/conformance/backend.conformance';
+import { describeCompactionConformance } from '../../../../test/conformance/compaction.conformance';
 
-describeBackendConformance('simple', {
+const harness: ConformanceHarness = {
   create: async (opts) => simpleBackend({ capacity: 1000, ...opts }),
-});
+};
+
+describeBackendConformance('simple', harness);
+describeCompactionConformance('simple', harness);

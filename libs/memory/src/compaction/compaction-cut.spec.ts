@@ -1,0 +1,25 @@
+import { assistantMessage, toolResultMessage, userMessage, type Message } from '../core/message';
+import { coverCount } from './compaction-cut';
+
+const entries = (messages: Message[]) => messages.map((message, i) => ({ cursor: i + 1, message }));
+const call = (id: string) => assistantMessage('', [{ id, type: 'function', function: { name: 'f', arguments: '{}' } }]);
+
+describe('coverCount', () => {
+  it('keeps the last keepRecent entries', () => {
+    expect(coverCount(entries([userMessage('1'), userMessage('2'), userMessage('3'), userMessage('4')]), 1)).toBe(3);
+    expect(coverCount(entries([userMessage('1')]), 1)).toBe(0);
+    expect(coverCount(entries([userMessage('1')]), 5)).toBe(0);
+  });
+
+  it('moves the cut before a tool call whose results would be kept', () => {
+    const tail = entries([userMessage('go'), call('c1'), toolResultMessage('c1', 'a'), toolResultMessage('c1', 'b'), assistantMessage('done')]);
+    // keepRecent 2 would keep [result b, done]: the call and both results move to the kept side.
+    expect(coverCount(tail, 2)).toBe(1);
+    expect(coverCount(tail, 3)).toBe(1);
+    expect(coverCount(tail, 1)).toBe(4);
+  });
+
+  it('never covers a call that is still waiting for its results', () => {
+    expect(coverCount(entries([userMessage('go'), call('c1'), userMessage('next')]), 1)).toBe(1);
+  });
+});

@@ -1,0 +1,14 @@
+import type { CallOptions } from '../core/memory.interface';
+import type { Message } from '../core/message';
+
+export interface SummaryInput {
+  /** The summary of everything covered before, or null for the first snapshot. */
+  previous: string | null;
+  /** Only the messages newly covered: the previous summary already stands for the older ones. */
+  messages: Message[];
+}
+
+/** Turns a previous summary and newly covered messages into the updated summary. */
+export interface Summarizer {
+  summarize(input: SummaryInput, opts?: CallOptions): Promise<string>;
+}

@@ -1,0 +1,117 @@
+import { SnapshotConflictError } from '../core/errors';
+import type { LlmClient } from '../core/llm-client.interface';
+import type { Cursor, Snapshot, SnapshotStore, StoredSnapshot } from '../core/memory.interface';
+import type { Message } from '../core/message';
+import { summaryMessages } from '../core/snapshot';
+import { dropOrphanedToolResults } from '../core/tool-pairing';
+import { coverCount } from './compaction-cut';
+import { LlmSummarizer } from './llm.summarizer';
+import type { Summarizer } from './summarizer.interface';
+import { TokenCounter } from './token-counter';
+
+export interface SummaryCompactorOptions {
+  /** Messages after the cut that stay as they are. Default 20. */
+  keepRecent?: number;
+  /** Default: an o200k_base {@link TokenCounter}. */
+  counter?: TokenCounter;
+}
+
+export interface CompactOptions {
+  /** Compact once the context reaches this many tokens. */
+  thresholdTokens: number;
+  /** Compact even below the threshold. */
+  force?: boolean;
+  /** Work out the cut and the summary, but save nothing. */
+  dryRun?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface CompactionResult {
+  /** Whether a snapshot was saved. */
+  compacted: boolean;
+  /** Why nothing was saved (absent on success and on a dry run). */
+  reason?: 'below-threshold' | 'nothing-to-cover' | 'conflict';
+  /** The cursor of the last covered message. */
+  upTo?: Cursor;
+  /** Tokens of `retrieve()` before. */
+  tokensBefore: number;
+  /** Tokens of `retrieve()` after (what it would be, on a dry run). */
+  tokensAfter: number;
+  /** The saved snapshot, or on a dry run the one that would be saved. */
+  snapshot?: Snapshot | StoredSnapshot;
+}
+
+export const DEFAULT_KEEP_RECENT = 20;
+
+/**
+ * Compacts a session by tokens: summarises the messages after the previous snapshot up to a cut
+ * that keeps the last `keepRecent`, updating the previous summary (covered messages are never
+ * summarised again), pins the session's first user message (the task), and saves the result with
+ * a compare-and-swap on the previous snapshot. A failed LLM call or a lost race changes nothing.
+ */
+export class SummaryCompactor {
+  readonly keepRecent: number;
+  private readonly summarizer: Summarizer;
+  private readonly counter: TokenCounter;
+
+  constructor(llmOrSummarizer: LlmClient | Summarizer, opts: SummaryCompactorOptions = {}) {
+    this.keepRecent = opts.keepRecent ?? DEFAULT_KEEP_RECENT;
+    if (!Number.isSafeInteger(this.keepRecent) || this.keepRecent < 0) {
+      throw new RangeError(`keepRecent must be a whole number of at least 0, got ${opts.keepRecent}`);
+    }
+    this.summarizer = 'summarize' in llmOrSummarizer ? llmOrSummarizer : new LlmSummarizer(llmOrSummarizer);
+    this.counter = opts.counter ?? new TokenCounter();
+  }
+
+  /**
+   * @throws whatever the summariser threw (the store is then unchanged), and the store's errors.
+   */
+  async compact(store: SnapshotStore, opts: CompactOptions): Promise<CompactionResult> {
+    if (!(opts.thresholdTokens > 0)) throw new RangeError(`thresholdTokens must be above 0, got ${opts.thresholdTokens}`);
+    const first = await this.attempt(store, opts);
+    if (first !== 'conflict') return first;
+    // Someone else saved a snapshot meanwhile: decide again once on what is stored now.
+    const second = await this.attempt(store, opts);
+    return second === 'conflict' ? { ...(await this.measure(store, opts)), compacted: false, reason: 'conflict' } : second;
+  }
+
+  private async measure(store: SnapshotStore, opts: CompactOptions): Promise<{ tokensBefore: number; tokensAfter: number }> {
+    const tokens = this.counter.count(await store.retrieve(undefined, { signal: opts.signal }));
+    return { tokensBefore: tokens, tokensAfter: tokens };
+  }
+
+  private async attempt(store: SnapshotStore, opts: CompactOptions): Promise<CompactionResult | 'conflict'> {
+    const signal = opts.signal;
+    const { tokensBefore } = await this.measure(store, opts);
+    if (!opts.force && tokensBefore < opts.thresholdTokens) {
+      return { compacted: false, reason: 'below-threshold', tokensBefore, tokensAfter: tokensBefore };
+    }
+    const { snapshot: prev, tail } = await store.loadSnapshot({ signal });
+    const cover = coverCount(tail, this.keepRecent);
+    if (cover === 0) return { compacted: false, reason: 'nothing-to-cover', tokensBefore, tokensAfter: tokensBefore };
+
+    const covered = tail.slice(0, cover).map((entry) => entry.message);
+    const kept = tail.slice(cover).map((entry) => entry.message);
+    const upTo = tail[cover - 1]!.cursor;
+    const summary = await this.summarizer.summarize({ previous: prev?.summary ?? null, messages: covered }, { signal });
+    const pinned = pinnedFor(prev, covered);
+    const snapshot: Snapshot = pinned.length > 0 ? { summary, pinned } : { summary };
+    const tokensAfter = this.counter.count(dropOrphanedToolResults([...summaryMessages(snapshot), ...kept]));
+    if (opts.dryRun) return { compacted: false, upTo, tokensBefore, tokensAfter, snapshot };
+
+    try {
+      const stored = await store.saveSnapshot(snapshot, upTo, prev, { signal });
+      return { compacted: true, upTo, tokensBefore, tokensAfter, snapshot: stored };
+    } catch (error) {
+      if (error instanceof SnapshotConflictError) return 'conflict';
+      throw error;
+    }
+  }
+}
+
+/** The task stays pinned: the previous snapshot's pins, else the first user message now covered. */
+function pinnedFor(prev: StoredSnapshot | null, covered: readonly Message[]): Message[] {
+  if (prev?.pinned?.length) return prev.pinned;
+  const task = covered.find((message) => message.role === 'user');
+  return task ? [task] : [];
+}

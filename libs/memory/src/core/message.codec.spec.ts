@@ -1,0 +1,115 @@
+import {
+  assistantMessage,
+  InvalidMessageError,
+  systemMessage,
+  textContent,
+  toolResultMessage,
+  userMessage,
+  validateMessage,
+  type Message,
+} from '@agent-memory/memory';
+import { decodeMessages } from './message.codec';
+
+/** Messages as Phero's Go code writes them: Go field names, `null` for empty lists. */
+const goWritten = [
+  { Role: 'system', Parts: [{ Type: 'text', Text: 'be brief' }], ToolCalls: null, ToolCallID: '', Name: '' },
+  {
+    Role: 'user',
+    Parts: [
+      { Type: 'text', Text: 'look' },
+      { Type: 'image_url', ImageURL: 'https://example.test/a.png' },
+      { Type: 'image_base64', ImageBase64: 'AAAA', MIMEType: 'image/jpeg' },
+    ],
+    ToolCalls: null,
+  },
+  {
+    Role: 'assistant',
+    Parts: [{ Type: 'reasoning', Text: 'thinking', Signature: 'sig==' }],
+    ToolCalls: [{ ID: 'call_9', Type: 'function', Function: { Name: 'search', Arguments: '{"q":"x"}' } }],
+  },
+  { Role: 'tool', Parts: [{ Type: 'text', Text: 'boom' }], ToolCallID: 'call_9', ToolError: true, ToolCalls: null },
+];
+
+const ours: Message[] = [
+  systemMessage('be brief'),
+  userMessage([
+    { type: 'text', text: 'look' },
+    { type: 'image_url', imageUrl: 'https://example.test/a.png' },
+    { type: 'image_base64', imageBase64: 'AAAA', mimeType: 'image/jpeg' },
+  ]),
+  {
+    role: 'assistant',
+    parts: [{ type: 'reasoning', text: 'thinking', signature: 'sig==' }],
+    toolCalls: [{ id: 'call_9', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }],
+  },
+  toolResultMessage('call_9', 'boom', { error: true }),
+];
+
+describe('message codec', () => {
+  it('reads messages written by Phero into our camelCase shape', () => {
+    expect(decodeMessages(goWritten)).toEqual(ours);
+  });
+
+  it('round-trips our shape through JSON unchanged', () => {
+    expect(decodeMessages(JSON.parse(JSON.stringify(ours)))).toEqual(ours);
+  });
+
+  it('writes keys that Phero reads back (its decoder matches names case-insensitively)', () => {
+    const json = JSON.stringify(ours[3]);
+    expect(JSON.parse(json)).toEqual({ role: 'tool', parts: [{ type: 'text', text: 'boom' }], toolCallId: 'call_9', toolError: true });
+  });
+
+  it('does not share objects with its input', () => {
+    const input = userMessage('hi');
+    const decoded = validateMessage(input);
+    input.parts[0]!.text = 'changed';
+    expect(textContent(decoded)).toBe('hi');
+  });
+
+  it.each([
+    [{ role: 'user', parts: [{ type: 'video' }] }, 'message.parts[0].type'],
+    [{ role: 'admin', parts: [] }, 'message.role'],
+    ['hello', 'message'],
+    [{ role: 'user', parts: 'hi' }, 'message.parts'],
+    [{ role: 'user', parts: [{ type: 'text', text: 3 }] }, 'message.parts[0].text'],
+    [{ role: 'user', parts: [{ type: 'image_url' }] }, 'message.parts[0].imageUrl'],
+    [{ role: 'user', parts: [{ type: 'image_base64', mimeType: 'image/png' }] }, 'message.parts[0].imageBase64'],
+    [{ role: 'tool', parts: [] }, 'message.toolCallId'],
+    [{ role: 'user', parts: [], toolCalls: [{ id: 'c', function: { name: 'f' } }] }, 'message.toolCalls'],
+    [{ role: 'assistant', parts: [], toolCalls: [{ id: 'c', function: {} }] }, 'message.toolCalls[0].function.name'],
+    [{ role: 'assistant', parts: [], toolCalls: [{ function: { name: 'f' } }] }, 'message.toolCalls[0].id'],
+    [{ role: 'user', parts: [], toolError: true }, 'message.toolError'],
+    [{ role: 'tool', parts: [], toolCallId: 'c', toolError: 'yes' }, 'message.toolError'],
+  ])('refuses %j naming %s', (value, path) => {
+    expect(() => validateMessage(value)).toThrow(InvalidMessageError);
+    expect(() => validateMessage(value)).toThrow(expect.objectContaining({ path, code: 'INVALID_MESSAGE' }));
+  });
+
+  it('names the index of the bad message in a batch', () => {
+    expect(() => decodeMessages([userMessage('ok'), { role: 'user', parts: [{ type: 'text' }, { type: 'x' }] }])).toThrow(
+      expect.objectContaining({ path: 'messages[1].parts[1].type' }),
+    );
+  });
+});
+
+describe('message helpers', () => {
+  it('build each role', () => {
+    expect(userMessage('hi')).toEqual({ role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+    expect(assistantMessage('', [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }])).toEqual({
+      role: 'assistant',
+      parts: [],
+      toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+    });
+    expect(toolResultMessage('c', 'ok')).toEqual({ role: 'tool', parts: [{ type: 'text', text: 'ok' }], toolCallId: 'c' });
+  });
+
+  it('textContent joins text parts with newlines and skips reasoning and images', () => {
+    const message = userMessage([
+      { type: 'text', text: 'a' },
+      { type: 'reasoning', text: 'hidden' },
+      { type: 'image_url', imageUrl: 'u' },
+      { type: 'text', text: 'b' },
+    ]);
+    expect(textContent(message)).toBe('a\nb');
+  });
+});

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** Stamped as the file's modification time (the session's `updatedAt`). Default: when it is written. */
+  mtime?: Date;
+  /** Called after the data is durable and just before the rename; throwing there cancels the write. */
+  beforeRename?: () => void;
+}
+
+/**
+ * Replaces the file at `path` with `data` so that a reader (or a crash) sees either the old file
+ * or the new one, never a mix: writes a temp file in the same folder, fsyncs it, renames it over
+ * `path`, then fsyncs the folder so the rename itself survives a power cut. The folder must exist.
+ * On failure the temp file is removed and `path` is unchanged.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string,
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
+  const dir = dirname(path);
+  // Starts with a dot and ends in .tmp: never mistaken for a session file.
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let renamed = false;
+  try {
+    const handle = await open(temp, 'wx');
+    try {
+      await handle.writeFile(data, 'utf8');
+      if (opts.mtime) await handle.utimes(opts.mtime, opts.mtime);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    opts.beforeRename?.();
+    await rename(temp, path);
+    renamed = true;
+  } finally {
+    if (!renamed) await unlink(temp).catch(() => undefined);
+  }
+  await syncDirectory(dir);
+}
+
+/** Makes a folder's entries (a rename, an unlink) durable. A no-op where folders cannot be opened. */
+export async function syncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (error) {
+    if (['EISDIR', 'EPERM', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!['EINVAL', 'EPERM', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      throw error;
+  } finally {
+    await handle.close();
+  }
+}

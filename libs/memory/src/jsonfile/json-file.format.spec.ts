@@ -1,0 +1,189 @@
+import {
+  assistantMessage,
+  JsonFileMemory,
+  SUMMARY_PREFIX,
+  toolResultMessage,
+  userMessage,
+  type Message,
+} from '@agent-memory/memory';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const fixtures = join(__dirname, '../../../../test/fixtures/phero');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agent-memory-jsonfile-format-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+
+function fixture(name: string): string {
+  const path = join(dir, name);
+  copyFileSync(join(fixtures, name), path);
+  return path;
+}
+
+/** What the Phero fixtures hold, in our canonical shape. */
+const PHERO: Record<string, Message[]> = {
+  'text.json': [
+    { role: 'system', parts: [{ type: 'text', text: 'You are a helpful assistant.' }] },
+    { role: 'user', parts: [{ type: 'text', text: 'Hello, who are you?' }], name: 'bob' },
+    assistantMessage('I am an agent built with Phero.'),
+    { role: 'assistant', parts: [] },
+  ],
+  'images.json': [
+    userMessage([
+      { type: 'text', text: 'Compare these two pictures.' },
+      { type: 'image_url', imageUrl: 'https://example.test/left.jpg' },
+      {
+        type: 'image_base64',
+        imageBase64: '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U',
+        mimeType: 'image/jpeg',
+      },
+    ]),
+    assistantMessage('The left one is brighter.'),
+  ],
+  'tools.json': [
+    userMessage('What is the weather in Rome and in Atlantis?'),
+    {
+      role: 'assistant',
+      parts: [
+        {
+          type: 'reasoning',
+          text: 'I should call the weather tool for both cities.',
+          signature: 'EqQBCkYIBRgCKkB0c2lnbmF0dXJlLWJ5dGVz',
+        },
+      ],
+      toolCalls: [
+        {
+          id: 'call_rome',
+          type: 'function',
+          function: { name: 'weather', arguments: '{"city":"Rome"}' },
+        },
+        {
+          id: 'call_atlantis',
+          type: 'function',
+          function: { name: 'weather', arguments: '{"city":"Atlantis"}' },
+        },
+      ],
+    },
+    { ...toolResultMessage('call_rome', 'sunny, 24°C'), name: 'weather' },
+    {
+      ...toolResultMessage('call_atlantis', 'unknown city: Atlantis', { error: true }),
+      name: 'weather',
+    },
+    assistantMessage('Rome is sunny at 24°C; I could not find Atlantis.'),
+  ],
+};
+
+describe('JsonFileMemory file format', () => {
+  it('writes a plain JSON array until the first metadata, then an object', async () => {
+    const path = join(dir, 'chat.json');
+    const memory = await JsonFileMemory.open(path);
+    const turn = [userMessage('hi'), assistantMessage('hello')];
+    await memory.save(turn);
+    expect(readJson(path)).toEqual(turn);
+
+    await memory.setMeta('title', 'greetings');
+    expect(readJson(path)).toEqual({
+      messages: turn,
+      snapshot: null,
+      meta: { title: 'greetings' },
+      saved: 2,
+    });
+  });
+
+  it('writes an object from the first snapshot on, and reads it back', async () => {
+    const path = join(dir, 'chat.json');
+    const memory = await JsonFileMemory.open(path);
+    await memory.save([userMessage('u0'), assistantMessage('a1'), userMessage('u2')]);
+    const stored = await memory.saveSnapshot({ summary: 'a greeting' }, 2, null);
+    expect(readJson(path)).toMatchObject({ snapshot: stored, meta: {}, saved: 3 });
+    const again = await JsonFileMemory.open(path);
+    expect(await again.loadSnapshot()).toEqual({
+      snapshot: stored,
+      tail: [{ cursor: 3, message: userMessage('u2') }],
+    });
+  });
+
+  it('loads an older plain-array file and keeps appending to it', async () => {
+    const path = join(dir, 'old.json');
+    const old = [userMessage('from an older version'), assistantMessage('still here')];
+    writeFileSync(path, JSON.stringify(old, null, 2));
+    const memory = await JsonFileMemory.open(path);
+    expect(await memory.retrieve()).toEqual(old);
+    await memory.save([userMessage('new')]);
+    expect(readJson(path)).toEqual([...old, userMessage('new')]);
+  });
+
+  it.each(Object.keys(PHERO))('loads the Phero file %s and round-trips it', async (name) => {
+    const path = fixture(name);
+    const memory = await JsonFileMemory.open(path);
+    expect(await memory.retrieve()).toEqual(PHERO[name]);
+    expect((await memory.loadSnapshot()).tail.map((e) => e.cursor)).toEqual(
+      PHERO[name]!.map((_, i) => i + 1),
+    );
+
+    const next = userMessage('one more');
+    await memory.save([next]);
+    expect(readJson(path)).toEqual([...PHERO[name]!, next]);
+    expect(await (await JsonFileMemory.open(path)).retrieve()).toEqual([...PHERO[name]!, next]);
+  });
+
+  it('loads a Phero file in object form with its snapshot and metadata', async () => {
+    const path = fixture('snapshot.json');
+    const memory = await JsonFileMemory.open(path);
+    const snapshot = {
+      summary: 'The user asked for a release plan; the assistant listed three steps.',
+      upTo: 4,
+      createdAt: '2026-03-14T09:26:53.589793238Z',
+    };
+    expect(await memory.loadSnapshot()).toEqual({
+      snapshot,
+      tail: [
+        { cursor: 5, message: userMessage('and then?') },
+        { cursor: 6, message: assistantMessage('Then we ship it.') },
+      ],
+    });
+    expect(await memory.retrieve()).toEqual([
+      userMessage(SUMMARY_PREFIX + snapshot.summary),
+      userMessage('and then?'),
+      assistantMessage('Then we ship it.'),
+    ]);
+    expect(await memory.meta()).toEqual({ title: 'release plan' });
+    expect(await JsonFileMemory.inspect(path)).toMatchObject({
+      id: 'snapshot',
+      messages: 6,
+      stored: 2,
+      hasSnapshot: true,
+      snapshotUpTo: 4,
+      meta: { title: 'release plan' },
+    });
+
+    await memory.save([userMessage('ship it')]);
+    expect(readJson(path)).toEqual({
+      messages: [
+        userMessage('and then?'),
+        assistantMessage('Then we ship it.'),
+        userMessage('ship it'),
+      ],
+      snapshot,
+      meta: { title: 'release plan' },
+      saved: 7,
+    });
+  });
+
+  it("reads Phero's cleared file (null) and an empty file as empty sessions", async () => {
+    for (const path of [fixture('cleared.json'), join(dir, 'empty.json')]) {
+      if (path.endsWith('empty.json')) writeFileSync(path, '');
+      const memory = await JsonFileMemory.open(path);
+      expect(await memory.retrieve()).toEqual([]);
+      expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 0, stored: 0 });
+      await memory.save([userMessage('fresh start')]);
+      expect(readJson(path)).toEqual([userMessage('fresh start')]);
+    }
+  });
+});

@@ -1,0 +1,286 @@
+import {
+  assistantMessage,
+  CorruptSessionError,
+  jsonFileBackend,
+  JsonFileMemory,
+  SnapshotsUnsupportedError,
+  SUMMARY_PREFIX,
+  systemMessage,
+  userMessage,
+  type LlmClient,
+  type Message,
+} from '@agent-memory/memory';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agent-memory-jsonfile-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('JsonFileMemory: corrupt files', () => {
+  const corrupt: Record<string, string> = {
+    'truncated JSON': '[{"role":"user","parts":[{"type":"text","text":"hel',
+    'a number': '42',
+    'messages that are not a list': '{"messages":"nope"}',
+    'a message of an unknown role': '[{"role":"robot","parts":[]}]',
+  };
+
+  it.each(Object.entries(corrupt))(
+    'raises CorruptSessionError naming the session for %s, and never overwrites it',
+    async (_kind, bytes) => {
+      const path = join(dir, 'broken.json');
+      writeFileSync(path, bytes);
+      const memory = await JsonFileMemory.open(path);
+      const attempts: Array<() => Promise<unknown>> = [
+        () => memory.retrieve(),
+        () => memory.loadSnapshot(),
+        () => memory.meta(),
+        () => memory.save([userMessage('lost?')]),
+        () => memory.saveSnapshot({ summary: 's' }, 1, null),
+        () => memory.setMeta('title', 't'),
+        () => JsonFileMemory.inspect(path),
+      ];
+      for (const attempt of attempts) {
+        await expect(attempt()).rejects.toThrow(CorruptSessionError);
+        await expect(attempt()).rejects.toMatchObject({
+          code: 'CORRUPT_SESSION',
+          session: 'broken',
+        });
+      }
+      expect(readFileSync(path, 'utf8')).toBe(bytes);
+      expect(readdirSync(dir)).toEqual(['broken.json']);
+
+      await memory.clear();
+      expect(existsSync(path)).toBe(false);
+      expect(await JsonFileMemory.inspect(path)).toBeNull();
+      await memory.save([userMessage('again')]);
+      expect(await memory.retrieve()).toEqual([userMessage('again')]);
+    },
+  );
+
+  it('uses the sessionId option in the error', async () => {
+    const path = join(dir, 'file.json');
+    writeFileSync(path, '{');
+    const memory = await JsonFileMemory.open(path, { sessionId: 'tenant.chat-7' });
+    await expect(memory.retrieve()).rejects.toMatchObject({ session: 'tenant.chat-7' });
+    await expect(memory.retrieve()).rejects.toThrow(/tenant\.chat-7/);
+  });
+
+  it('the backend leaves a corrupt file out of the list, keeps it, and deletes it on request', async () => {
+    const backend = jsonFileBackend({ dir });
+    await (await backend.open('good')).save([userMessage('fine')]);
+    writeFileSync(join(dir, 'bad.json'), '{"messages": [');
+    writeFileSync(join(dir, 'notes.txt'), 'not a session');
+    writeFileSync(join(dir, 'not a session id.json'), '[]');
+    expect((await backend.list({})).items.map((i) => i.id)).toEqual(['good']);
+    expect(readFileSync(join(dir, 'bad.json'), 'utf8')).toBe('{"messages": [');
+    await expect(backend.inspect('bad')).rejects.toThrow(CorruptSessionError);
+    await backend.delete('bad');
+    expect(existsSync(join(dir, 'bad.json'))).toBe(false);
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(true);
+  });
+});
+
+describe('JsonFileMemory: writes', () => {
+  it('creates missing parent folders and leaves no temp or lock files behind', async () => {
+    const path = join(dir, 'a', 'b', 'c', 'chat.json');
+    const memory = await JsonFileMemory.open(path);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => memory.save([userMessage(`m${i}`)])));
+    await memory.setMeta('title', 'nested');
+    const { tail } = await memory.loadSnapshot();
+    await memory.saveSnapshot({ summary: 's' }, tail[4]!.cursor, null);
+    expect(readdirSync(join(dir, 'a', 'b', 'c'))).toEqual(['chat.json']);
+    expect((await memory.loadSnapshot()).tail).toHaveLength(5);
+  });
+
+  it('leaves no file behind when a save fails validation', async () => {
+    const path = join(dir, 'chat.json');
+    const memory = await JsonFileMemory.open(path);
+    await expect(
+      memory.save([{ role: 'user', parts: [{ type: 'x' }] } as unknown as Message]),
+    ).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('stamps the file with the injected clock, which is updatedAt', async () => {
+    const at = new Date('2026-05-01T10:00:00.000Z');
+    const path = join(dir, 'clocked.json');
+    const memory = await JsonFileMemory.open(path, { now: () => at });
+    await memory.save([userMessage('x')]);
+    expect(statSync(path).mtime.toISOString()).toBe(at.toISOString());
+    expect((await JsonFileMemory.inspect(path))?.updatedAt).toBe(at.toISOString());
+  });
+});
+
+describe('JsonFileMemory: locking', () => {
+  it('takes over a lock left behind by a process that died holding it', async () => {
+    const path = join(dir, 'orphaned.json');
+    const lockDir = `${path}.lock`;
+    mkdirSync(lockDir);
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(lockDir, longAgo, longAgo);
+    const memory = await JsonFileMemory.open(path);
+    await memory.save([userMessage('after the crash')]);
+    expect(await memory.retrieve()).toEqual([userMessage('after the crash')]);
+    expect(existsSync(lockDir)).toBe(false);
+  });
+});
+
+describe('jsonFileBackend.check', () => {
+  it('creates a missing folder, leaving it empty', async () => {
+    const sessions = join(dir, 'new', 'sessions');
+    await jsonFileBackend({ dir: sessions }).check();
+    expect(readdirSync(sessions)).toEqual([]);
+  });
+
+  it('fails when the folder cannot be made', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    await expect(jsonFileBackend({ dir: join(file, 'sessions') }).check()).rejects.toThrow();
+  });
+});
+
+describe('JsonFileMemory.inspect', () => {
+  it('returns null for a file that does not exist', async () => {
+    expect(await JsonFileMemory.inspect(join(dir, 'missing.json'))).toBeNull();
+  });
+
+  it('reports id, counts, snapshot, metadata and the modification time', async () => {
+    const path = join(dir, 'tenant-1.chat.json');
+    const memory = await JsonFileMemory.open(path, { pruneCompacted: true });
+    await memory.save([
+      userMessage('u0'),
+      assistantMessage('a1'),
+      userMessage('u2'),
+      assistantMessage('a3'),
+    ]);
+    await memory.saveSnapshot({ summary: 's' }, 3, null);
+    await memory.setMeta('title', 'Plan the trip');
+    expect(await JsonFileMemory.inspect(path)).toEqual({
+      id: 'tenant-1.chat',
+      messages: 4,
+      stored: 1,
+      updatedAt: statSync(path).mtime.toISOString(),
+      hasSnapshot: true,
+      snapshotUpTo: 3,
+      meta: { title: 'Plan the trip' },
+    });
+  });
+});
+
+/** A real OpenAI-compatible endpoint on localhost, answering with `reply` or failing with `status`. */
+async function startLlmServer(
+  answer: (body: {
+    messages: Array<{ content: unknown }>;
+  }) => Promise<{ status: number; reply?: string }>,
+): Promise<{ url: string; server: Server; requests: number }> {
+  const state = { url: '', server: null as unknown as Server, requests: 0 };
+  state.server = createServer(async (req: IncomingMessage, res) => {
+    state.requests++;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const { status, reply } = await answer(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply ?? null } }] }),
+    );
+  });
+  await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}/v1`;
+  return state;
+}
+
+/** The smallest client for that endpoint: enough to drive the deprecated option. */
+function httpLlm(baseUrl: string): LlmClient {
+  return {
+    async complete(messages) {
+      const response = await fetch(`${baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'test',
+          messages: messages.map((m) => ({
+            role: m.role,
+            content: m.parts.map((p) => p.text ?? '').join('\n'),
+          })),
+        }),
+      });
+      if (!response.ok) throw new Error(`LLM answered ${response.status}`);
+      const body = (await response.json()) as { choices: Array<{ message: { content: string } }> };
+      return { message: assistantMessage(body.choices[0]!.message.content) };
+    },
+  };
+}
+
+describe('JsonFileMemory: deprecated summarization', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+
+  it('replaces the oldest messages by a summary, asking the LLM with no lock held', async () => {
+    const path = join(dir, 'legacy.json');
+    let other: Promise<void> | null = null;
+    const llm = await startLlmServer(async () => {
+      // Another writer saves while the LLM is answering: it would wait for a held lock.
+      other = (async () => {
+        await (await JsonFileMemory.open(path)).save([userMessage('meanwhile')]);
+      })();
+      await other;
+      return { status: 200, reply: 'they said hello' };
+    });
+    servers.push(llm.server);
+    const memory = await JsonFileMemory.open(path, {
+      summarization: { llm: httpLlm(llm.url), threshold: 4, size: 2 },
+    });
+    await memory.save([userMessage('u0'), assistantMessage('a1')]);
+    expect(llm.requests).toBe(0);
+    await memory.save([userMessage('u2'), assistantMessage('a3')]);
+    expect(llm.requests).toBe(1);
+    expect(await memory.retrieve()).toEqual([
+      systemMessage(SUMMARY_PREFIX + 'they said hello'),
+      userMessage('u2'),
+      assistantMessage('a3'),
+      userMessage('meanwhile'),
+    ]);
+    expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 5, stored: 4 });
+    await expect(memory.saveSnapshot({ summary: 'x' }, 5, null)).rejects.toThrow(
+      SnapshotsUnsupportedError,
+    );
+  });
+
+  it('keeps every saved message and reports the error when the LLM fails', async () => {
+    const llm = await startLlmServer(async () => ({ status: 500 }));
+    servers.push(llm.server);
+    const errors: unknown[] = [];
+    const path = join(dir, 'legacy-fail.json');
+    const memory = await JsonFileMemory.open(path, {
+      summarization: {
+        llm: httpLlm(llm.url),
+        threshold: 2,
+        size: 1,
+        onError: (e) => errors.push(e),
+      },
+    });
+    await memory.save([userMessage('u0'), assistantMessage('a1')]);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/500/);
+    expect(await memory.retrieve()).toEqual([userMessage('u0'), assistantMessage('a1')]);
+  });
+});

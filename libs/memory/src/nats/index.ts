@@ -1,0 +1,8 @@
+/**
+ * `@agent-memory/memory/nats`: sessions in a NATS JetStream KV bucket. Importing this loads the
+ * `nats` client; the core entry never does.
+ */
+export * from './nats.store';
+export * from './nats.backend';
+export { NatsRequestError } from './nats-request.error';
+export { DEFAULT_MAX_PAYLOAD_BYTES } from './nats-size-limit';

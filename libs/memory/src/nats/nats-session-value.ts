@@ -1,0 +1,72 @@
+import type { KvEntry } from 'nats';
+import type { SessionInfo } from '../core/backend.interface';
+import { CorruptSessionError } from '../core/errors';
+import {
+  EMPTY_DOCUMENT,
+  decodeDocument,
+  encodeDocument,
+  type SessionDocument,
+} from '../core/session-document';
+
+/** A session as read from its KV key. */
+export interface LoadedSession {
+  doc: SessionDocument;
+  /** The revision to compare-and-swap against; 0 when the key was never written. */
+  revision: number;
+  /** False when the key is absent or purged (the session is as if new). */
+  exists: boolean;
+  /** The `created` time of the entry's revision: the session's `updatedAt`. Null when absent. */
+  updatedAt: Date | null;
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * Decodes a KV entry of a session: our JSON envelope, or a plain JSON array of messages as Phero
+ * writes them (Go field names). An empty value or JSON `null` is an empty session.
+ * @throws CorruptSessionError naming `session` when the value does not decode.
+ */
+export function loadedSession(session: string, entry: KvEntry | null): LoadedSession {
+  if (!entry) return { doc: EMPTY_DOCUMENT, revision: 0, exists: false, updatedAt: null };
+  if (entry.operation !== 'PUT') {
+    return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
+  }
+  const text = decoder.decode(entry.value);
+  if (text.trim() === '')
+    return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptSessionError(
+      session,
+      `the KV value is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const doc = parsed === null ? EMPTY_DOCUMENT : decodeDocument(session, parsed);
+  return { doc, revision: entry.revision, exists: parsed !== null, updatedAt: entry.created };
+}
+
+/** The KV value of a document: always the JSON envelope (messages, saved, snapshot, meta). */
+export function encodeSessionValue(doc: SessionDocument): Uint8Array {
+  return encoder.encode(JSON.stringify(encodeDocument(doc, { alwaysObject: true })));
+}
+
+/** What a session list shows; null when the key holds no session. */
+export function sessionInfoOf(id: string, loaded: LoadedSession): SessionInfo | null {
+  if (!loaded.exists || !loaded.updatedAt) return null;
+  const { doc } = loaded;
+  return {
+    id,
+    messages: doc.saved,
+    stored: doc.messages.length,
+    updatedAt: loaded.updatedAt.toISOString(),
+    hasSnapshot: doc.snapshot !== null,
+    snapshotUpTo: doc.snapshot?.upTo ?? null,
+    meta: { ...doc.meta },
+  };
+}

@@ -1,0 +1,212 @@
+import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConnection } from 'nats';
+import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
+import { CorruptSessionError } from '../core/errors';
+import type { SummarizationOptions } from '../core/legacy-summarization';
+import { assertSessionId, isValidSessionId } from '../core/session-id';
+import { listLimit, paginateSessions } from '../core/session-list';
+import { NatsRequestError, natsRequest } from './nats-request.error';
+import { bucketMaxValueSize } from './nats-size-limit';
+import { NatsMemory } from './nats.store';
+
+/** Default wait for one KV request, and for `check()`, in milliseconds. */
+export const DEFAULT_NATS_TIMEOUT_MS = 5000;
+/** How many session values `list` reads at once. */
+const LIST_READ_CONCURRENCY = 16;
+
+interface NatsBackendCommonOptions {
+  /** The KV bucket holding one key per session; created (history 1) when missing, else bound. */
+  bucket: string;
+  /** Drop the messages a snapshot covers. Default **true**: a session must fit one NATS message. */
+  pruneCompacted?: boolean;
+  /** @deprecated see `NatsMemoryOptions.summarization`. */
+  summarization?: SummarizationOptions;
+  /** Wait for one KV request (and for `check()`), in milliseconds. Default {@link DEFAULT_NATS_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Clock for snapshot times; tests inject one. */
+  now?: () => Date;
+}
+
+export type NatsBackendOptions = NatsBackendCommonOptions &
+  (
+    | {
+        /** Server URL(s) to connect to; the backend owns that connection and drains it on `close()`. */
+        servers: string | string[];
+        /** Extra client options for the connection the backend opens (it reconnects forever by default). */
+        connectionOptions?: Omit<ConnectionOptions, 'servers'>;
+        connection?: never;
+      }
+    | {
+        /** A connection the caller owns: `close()` leaves it open. */
+        connection: NatsConnection;
+        servers?: never;
+        connectionOptions?: never;
+      }
+  );
+
+/** What a health indicator reports about the NATS backend. */
+export interface NatsBackendStatus {
+  /** The server the connection is on now (host:port). */
+  server: string;
+  bucket: string;
+  /** Sessions (live keys plus purge markers) in the bucket. */
+  values: number;
+  /** Bytes the bucket's stream holds. */
+  bytes: number;
+  /** The server's `max_payload` in bytes. */
+  maxPayload: number;
+  /** The bucket's max value size in bytes, or null when it has none. */
+  maxValueSize: number | null;
+}
+
+/**
+ * The NATS backend: the port plus what a health indicator needs. `connection` and `kv` are the
+ * live handles (do not close them); `status()` reads the bucket within the timeout and throws a
+ * `NatsRequestError` when the server or bucket does not answer (`check()` is `status()` with the
+ * result dropped).
+ */
+export interface NatsBackend extends MemoryBackend {
+  readonly kind: 'nats';
+  readonly bucket: string;
+  readonly connection: NatsConnection;
+  readonly kv: KV;
+  /** Bucket and connection details, read within `timeoutMs`. */
+  status(): Promise<NatsBackendStatus>;
+}
+
+/**
+ * Sessions in a NATS JetStream KV bucket, one key per session id ({@link NatsMemory}).
+ *
+ * `list` walks the bucket's keys and reads every session's value: O(sessions) reads for each page
+ * (16 at a time), as KV has no secondary index by `updatedAt`. Fine for thousands of sessions;
+ * use Postgres for more. Values that do not decode and keys that are not valid session ids are
+ * left out of the list (never changed); `inspect` on a corrupt one throws `CorruptSessionError`,
+ * and `delete` purges it.
+ * @throws NatsRequestError when the server cannot be reached or the bucket cannot be created or bound.
+ */
+export async function natsBackend(options: NatsBackendOptions): Promise<NatsBackend> {
+  if (typeof options.bucket !== 'string' || options.bucket === '') {
+    throw new TypeError('natsBackend needs a "bucket" name');
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_NATS_TIMEOUT_MS;
+  const owned = !options.connection;
+  const nc =
+    options.connection ??
+    (await natsRequest(`connect to ${String(options.servers)}`, null, () =>
+      connect({
+        maxReconnectAttempts: -1,
+        name: 'agent-memory',
+        ...options.connectionOptions,
+        servers: options.servers,
+        timeout: timeoutMs,
+      }),
+    ));
+  let kv: KV;
+  let maxValueSize: number | null;
+  try {
+    kv = await natsRequest(`open bucket "${options.bucket}"`, null, () =>
+      nc
+        .jetstream({ timeout: timeoutMs })
+        .views.kv(options.bucket, { history: 1, timeout: timeoutMs }),
+    );
+    maxValueSize =
+      (await natsRequest('read the bucket status', null, () => bucketMaxValueSize(kv))) ?? null;
+  } catch (error) {
+    if (owned) await nc.close();
+    throw error;
+  }
+
+  const open = (sessionId: string) =>
+    NatsMemory.open(kv, sessionId, {
+      pruneCompacted: options.pruneCompacted,
+      summarization: options.summarization,
+      maxValueSize,
+      now: options.now,
+    });
+
+  async function readListable(sessionId: string): Promise<SessionInfo | null> {
+    try {
+      return await NatsMemory.inspect(kv, sessionId);
+    } catch (error) {
+      if (error instanceof CorruptSessionError) return null;
+      throw error;
+    }
+  }
+
+  async function status(): Promise<NatsBackendStatus> {
+    if (nc.isClosed())
+      throw new NatsRequestError('status', null, new Error('the connection is closed'));
+    const kvStatus = await withTimeout<KvStatus>(timeoutMs, 'status', () => kv.status());
+    return {
+      server: nc.getServer(),
+      bucket: options.bucket,
+      values: kvStatus.values,
+      bytes: kvStatus.size,
+      maxPayload: nc.info?.max_payload ?? 0,
+      maxValueSize: kvStatus.maxValueSize > 0 ? kvStatus.maxValueSize : null,
+    };
+  }
+
+  return {
+    kind: 'nats',
+    bucket: options.bucket,
+    connection: nc,
+    kv,
+    async open(sessionId) {
+      assertSessionId(sessionId);
+      return open(sessionId);
+    },
+    async list(q) {
+      listLimit(q);
+      const keys = await natsRequest('list keys', null, async () => {
+        const found: string[] = [];
+        for await (const key of await kv.keys()) found.push(key);
+        return found;
+      });
+      const ids = keys.filter((key) => isValidSessionId(key));
+      const infos: SessionInfo[] = [];
+      for (let i = 0; i < ids.length; i += LIST_READ_CONCURRENCY) {
+        const batch = await Promise.all(ids.slice(i, i + LIST_READ_CONCURRENCY).map(readListable));
+        for (const info of batch) if (info) infos.push(info);
+      }
+      return paginateSessions(infos, q);
+    },
+    async inspect(sessionId) {
+      return NatsMemory.inspect(kv, sessionId);
+    },
+    async delete(sessionId) {
+      assertSessionId(sessionId);
+      await (await open(sessionId)).clear();
+    },
+    status,
+    async check() {
+      await status();
+    },
+    async close() {
+      if (owned && !nc.isClosed()) await nc.drain();
+    },
+  };
+}
+
+/** Runs `fn`, failing with a `NatsRequestError` after `timeoutMs`; the timer is cleared either way. */
+async function withTimeout<T>(
+  timeoutMs: number,
+  operation: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new NatsRequestError(operation, null, new Error(`no answer within ${timeoutMs} ms`)),
+        ),
+      timeoutMs,
+    );
+    timer.unref();
+  });
+  try {
+    return await Promise.race([natsRequest(operation, null, fn), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,179 @@
+import {
+  SUMMARY_PREFIX,
+  SnapshotsUnsupportedError,
+  assistantMessage,
+  systemMessage,
+  textContent,
+  userMessage,
+  type LlmClient,
+  type Message,
+} from '@agent-memory/memory';
+import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { TestBuckets } from '../../../../test/support/nats';
+import { testNatsUrl } from '../../../../test/support/services';
+
+/**
+ * A minimal OpenAI-compatible client over fetch (the library's `OpenAiCompatibleClient` was not
+ * written yet when this test was): posts to `${baseUrl}/chat/completions`.
+ */
+function chatClient(baseUrl: string): LlmClient {
+  return {
+    async complete(messages) {
+      const response = await fetch(`${baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'test',
+          messages: messages.map((m) => ({ role: m.role, content: textContent(m) })),
+        }),
+      });
+      if (!response.ok) throw new Error(`chat completion failed with HTTP ${response.status}`);
+      const body = (await response.json()) as { choices: { message: { content: string } }[] };
+      return { message: assistantMessage(body.choices[0]!.message.content) };
+    },
+  };
+}
+
+/** The local LLM server: answers "summary <n>", after running `beforeAnswer`; `failWith` makes it fail. */
+const llm = {
+  requests: [] as { messages: { role: string; content: string }[] }[],
+  beforeAnswer: null as (() => Promise<void>) | null,
+  failWith: 0,
+};
+
+let server: Server;
+let baseUrl: string;
+const buckets = new TestBuckets('legacy');
+const opened: NatsBackend[] = [];
+let counter = 0;
+const newId = () => `legacy-${process.pid}-${++counter}`;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', async () => {
+      llm.requests.push(JSON.parse(body));
+      const hook = llm.beforeAnswer;
+      llm.beforeAnswer = null;
+      if (hook) await hook();
+      if (llm.failWith) {
+        res.writeHead(llm.failWith).end('{"error":{"message":"overloaded"}}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { role: 'assistant', content: `summary ${llm.requests.length}` } }],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await buckets.cleanup();
+});
+beforeEach(() => {
+  llm.requests = [];
+  llm.beforeAnswer = null;
+  llm.failWith = 0;
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((b) => b.close()));
+});
+
+/** A replica on the same bucket without the option: another writer of the session. */
+async function plainReplica(of: NatsBackend): Promise<NatsBackend> {
+  const backend = await natsBackend({ servers: testNatsUrl(), bucket: of.bucket });
+  opened.push(backend);
+  return backend;
+}
+
+async function backendWithSummarization(errors: unknown[] = []): Promise<NatsBackend> {
+  const backend = await natsBackend({
+    servers: testNatsUrl(),
+    bucket: buckets.next(),
+    summarization: {
+      llm: chatClient(baseUrl),
+      threshold: 4,
+      size: 2,
+      onError: (e) => errors.push(e),
+    },
+  });
+  opened.push(backend);
+  return backend;
+}
+
+const summary = (n: number): Message => systemMessage(`${SUMMARY_PREFIX}summary ${n}`);
+
+describe('NatsMemory with the deprecated summarization option', () => {
+  it('replaces the oldest messages by a summary once the threshold is reached', async () => {
+    const backend = await backendWithSummarization();
+    const id = newId();
+    const memory = await backend.open(id);
+    await memory.save(conversation(3));
+    expect(llm.requests).toHaveLength(0);
+    await memory.save(conversation(1, 3));
+    expect(llm.requests).toHaveLength(1);
+    expect(llm.requests[0]!.messages.at(-1)!.content).toBe('user: u0\nassistant: a1');
+    expect(await memory.retrieve()).toEqual([summary(1), ...conversation(2, 2)]);
+    expect(await backend.inspect(id)).toMatchObject({ messages: 4, stored: 3 });
+  });
+
+  it('keeps a message another writer saved while the LLM was answering', async () => {
+    const backend = await backendWithSummarization();
+    const id = newId();
+    const memory = await backend.open(id);
+    const other = await (await plainReplica(backend)).open(id);
+    await memory.save(conversation(3));
+    llm.beforeAnswer = () => other.save([userMessage('meanwhile')]);
+    await memory.save(conversation(1, 3));
+    expect(await memory.retrieve()).toEqual([
+      summary(1),
+      ...conversation(2, 2),
+      userMessage('meanwhile'),
+    ]);
+  });
+
+  it('drops the rewrite when the summarised messages are gone by the time the LLM answers', async () => {
+    const errors: unknown[] = [];
+    const backend = await backendWithSummarization(errors);
+    const id = newId();
+    const memory = await backend.open(id);
+    const other = await (await plainReplica(backend)).open(id);
+    await memory.save(conversation(3));
+    llm.beforeAnswer = async () => {
+      await other.clear();
+      await other.save([userMessage('new start')]);
+    };
+    await memory.save(conversation(1, 3));
+    expect(texts(await memory.retrieve())).toEqual(['new start']);
+    expect(errors).toEqual([]);
+  });
+
+  it('reports a failed LLM call to onError and keeps every saved message', async () => {
+    const errors: unknown[] = [];
+    const backend = await backendWithSummarization(errors);
+    const memory = await backend.open(newId());
+    llm.failWith = 503;
+    await memory.save(conversation(4));
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/HTTP 503/);
+    expect(await memory.retrieve()).toEqual(conversation(4));
+  });
+
+  it('refuses snapshots', async () => {
+    const backend = await backendWithSummarization();
+    const memory = await backend.open(newId());
+    await memory.save(conversation(2));
+    await expect(memory.saveSnapshot({ summary: 's' }, 1, null)).rejects.toThrow(
+      SnapshotsUnsupportedError,
+    );
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * NATS helpers for tests: a unique KV bucket per test (test files run in parallel on one server)
+ * and their removal afterwards.
+ */
+import { connect } from 'nats';
+import { testNatsUrl } from './services';
+
+/** Hands out bucket names no other test uses and deletes their KV streams on `cleanup()`. */
+export class TestBuckets {
+  private readonly created = new Set<string>();
+  private counter = 0;
+
+  constructor(
+    private readonly prefix = 'test',
+    /** The server the buckets live on. Default {@link testNatsUrl}. */
+    private readonly url = testNatsUrl(),
+  ) {}
+
+  /** A fresh bucket name (the bucket itself is created by whoever opens it). */
+  next(): string {
+    const name = `${this.prefix}_${process.pid}_${Date.now().toString(36)}_${++this.counter}`;
+    this.created.add(name);
+    return name;
+  }
+
+  /** Deletes the KV stream of every bucket handed out (those never created are skipped). */
+  async cleanup(): Promise<void> {
+    const nc = await connect({ servers: this.url });
+    try {
+      const jsm = await nc.jetstreamManager();
+      for (const bucket of this.created) {
+        await jsm.streams.delete(`KV_${bucket}`).catch(() => undefined);
+      }
+      this.created.clear();
+    } finally {
+      await nc.close();
+    }
+  }
+}
