@@ -67,3 +67,25 @@ export function printSuite(name: string, results: BenchResult[], notes: string[]
   if (notes.length) console.log('');
   for (const note of notes) console.log(`- ${note}`);
 }
+
+/**
+ * Times `run` on a fresh subject from `setup` each iteration (for work that changes what it runs
+ * on, such as compaction), counting only `run`. Returns the mean throughput.
+ */
+export async function measureEach<T>(
+  caseName: string,
+  subject: string,
+  setup: () => Promise<T>,
+  run: (prepared: T) => Promise<unknown>,
+  iterations: number,
+): Promise<BenchResult> {
+  let totalMs = 0;
+  for (let i = 0; i < iterations; i++) {
+    const prepared = await setup();
+    const started = performance.now();
+    await run(prepared);
+    totalMs += performance.now() - started;
+  }
+  const meanMs = totalMs / iterations;
+  return { case: caseName, subject, opsPerSec: 1000 / meanMs, meanMs };
+}

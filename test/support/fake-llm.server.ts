@@ -91,6 +91,11 @@ export interface FakeLlm {
   failNext(status: number, message: string, type?: string): void;
   /** Queues one request that is received and recorded but never answered (until `close()`). */
   hangNext(): void;
+  /**
+   * Queues one request that is received and recorded, then answered with `content` only when the
+   * returned `release()` is called (to observe what happens while an LLM call is in flight).
+   */
+  holdNext(content?: FakeLlmContent): { release(): void };
   /** Queues one answer whose body is `body` verbatim (for malformed responses). */
   replyRaw(body: string, status?: number, contentType?: string): void;
   /** Resolves once at least `count` requests have been received. */
@@ -109,6 +114,7 @@ type Scripted =
     }
   | { kind: 'fail'; status: number; message: string; type: string }
   | { kind: 'hang' }
+  | { kind: 'hold'; content: FakeLlmContent; released: Promise<void> }
   | { kind: 'raw'; status: number; body: string; contentType: string };
 
 /**
@@ -162,6 +168,21 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       const next: Scripted = queue.shift() ?? { kind: 'answer', content: defaultReply };
       switch (next.kind) {
         case 'hang':
+          return;
+        case 'hold':
+          void next.released.then(() => {
+            const content = typeof next.content === 'function' ? next.content(body) : next.content;
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(
+              JSON.stringify({
+                id: `chatcmpl-fake-${++completionCounter}`,
+                object: 'chat.completion',
+                created: Math.floor(Date.now() / 1000),
+                model: body.model,
+                choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+              }),
+            );
+          });
           return;
         case 'fail':
           sendError(res, next.status, next.message, next.type);
@@ -243,6 +264,12 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     },
     hangNext() {
       queue.push({ kind: 'hang' });
+    },
+    holdNext(content = defaultReply) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      queue.push({ kind: 'hold', content, released });
+      return { release };
     },
     replyRaw(body, status = 200, contentType = 'application/json') {
       queue.push({ kind: 'raw', status, body, contentType });

@@ -22,4 +22,17 @@ describe('coverCount', () => {
   it('never covers a call that is still waiting for its results', () => {
     expect(coverCount(entries([userMessage('go'), call('c1'), userMessage('next')]), 1)).toBe(1);
   });
+
+  it('keeps a call with its result when other messages sit between them', () => {
+    // c1 is answered only after a user message: covering the call would orphan the kept result.
+    const tail = entries([userMessage('go'), call('c1'), userMessage('meanwhile'), assistantMessage('hm'), toolResultMessage('c1', 'late'), assistantMessage('done')]);
+    expect(coverCount(tail, 2)).toBe(1);
+    expect(coverCount(tail, 1)).toBe(5);
+  });
+
+  it('covers everything when keepRecent is 0 and no pair is open', () => {
+    const tail = entries([userMessage('go'), call('c1'), toolResultMessage('c1', 'r'), assistantMessage('done')]);
+    expect(coverCount(tail, 0)).toBe(4);
+    expect(coverCount(entries([]), 0)).toBe(0);
+  });
 });
