@@ -78,5 +78,20 @@ export interface SessionMetadata {
   meta(): Promise<Record<string, string>>;
 }
 
-/** What every store returns from `open`: messages, snapshots and metadata of one session. */
-export type SessionStore = SnapshotStore & SessionMetadata;
+export interface EntriesQuery {
+  /** Only entries with a cursor above this one. */
+  after?: Cursor;
+  /** At most this many entries. Default: all. */
+  limit?: number;
+}
+
+/**
+ * The stored log as it is, oldest first, including messages a snapshot covers but that are still
+ * kept (`pruneCompacted` off): what an operator reads, not what a model is given.
+ */
+export interface SessionLog {
+  entries(query?: EntriesQuery, opts?: CallOptions): Promise<Entry[]>;
+}
+
+/** What every store returns from `open`: messages, snapshots, metadata and the raw log of one session. */
+export type SessionStore = SnapshotStore & SessionMetadata & SessionLog;

@@ -1,5 +1,5 @@
 import { CorruptSessionError } from './errors';
-import type { Cursor, Entry, Snapshot, StoredSnapshot } from './memory.interface';
+import type { Cursor, EntriesQuery, Entry, Snapshot, StoredSnapshot } from './memory.interface';
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
 import { assertSnapshotSwap, storedSnapshot, summaryMessages } from './snapshot';
@@ -40,6 +40,14 @@ export function lastCursor(doc: SessionDocument): Cursor | null {
 export function documentEntries(doc: SessionDocument): Entry[] {
   const first = firstCursor(doc);
   return doc.messages.map((message, index) => ({ cursor: first + index, message }));
+}
+
+/** One page of the kept entries, oldest first (see `SessionLog.entries`). */
+export function documentEntriesPage(doc: SessionDocument, query: EntriesQuery = {}): Entry[] {
+  const first = firstCursor(doc);
+  const start = query.after === undefined ? 0 : Math.max(0, query.after - first + 1);
+  const end = query.limit === undefined ? doc.messages.length : start + Math.max(0, query.limit);
+  return doc.messages.slice(start, end).map((message, i) => ({ cursor: first + start + i, message }));
 }
 
 /** The stored entries after the snapshot, as `loadSnapshot` returns them. */

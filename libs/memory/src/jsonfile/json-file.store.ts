@@ -8,6 +8,8 @@ import { LegacySummarization, type SummarizationOptions } from '../core/legacy-s
 import type {
   CallOptions,
   Cursor,
+  EntriesQuery,
+  Entry,
   SessionStore,
   Snapshot,
   SnapshotState,
@@ -20,6 +22,7 @@ import {
   appendToDocument,
   documentContext,
   documentEntries,
+  documentEntriesPage,
   documentTail,
   encodeDocument,
   replaceDocumentRange,
@@ -139,6 +142,12 @@ export class JsonFileMemory implements SessionStore {
     throwIfAborted(opts);
     const doc = await this.load();
     return { snapshot: doc.snapshot, tail: documentTail(doc) };
+  }
+
+  async entries(query?: EntriesQuery, opts?: CallOptions): Promise<Entry[]> {
+    throwIfAborted(opts);
+    const doc = await this.load();
+    return documentEntriesPage(doc, query);
   }
 
   async saveSnapshot(

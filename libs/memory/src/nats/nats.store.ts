@@ -11,6 +11,8 @@ import { LegacySummarization, type SummarizationOptions } from '../core/legacy-s
 import type {
   CallOptions,
   Cursor,
+  EntriesQuery,
+  Entry,
   SessionStore,
   Snapshot,
   SnapshotState,
@@ -22,6 +24,7 @@ import {
   appendToDocument,
   documentContext,
   documentEntries,
+  documentEntriesPage,
   documentTail,
   replaceDocumentRange,
   setDocumentMeta,
@@ -162,6 +165,12 @@ export class NatsMemory implements SessionStore {
     throwIfAborted(opts);
     const { doc } = await this.load();
     return { snapshot: doc.snapshot, tail: documentTail(doc) };
+  }
+
+  async entries(query?: EntriesQuery, opts?: CallOptions): Promise<Entry[]> {
+    throwIfAborted(opts);
+    const { doc } = await this.load();
+    return documentEntriesPage(doc, query);
   }
 
   async saveSnapshot(

@@ -6,6 +6,8 @@ import { LegacySummarization, type SummarizationOptions } from '../core/legacy-s
 import type {
   CallOptions,
   Cursor,
+  EntriesQuery,
+  Entry,
   Snapshot,
   SnapshotState,
   SessionStore,
@@ -18,6 +20,7 @@ import {
   appendToDocument,
   documentContext,
   documentEntries,
+  documentEntriesPage,
   documentTail,
   replaceDocumentRange,
   setDocumentMeta,
@@ -81,6 +84,11 @@ export class SimpleMemory implements SessionStore {
   async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
     throwIfAborted(opts);
     return { snapshot: this.doc.snapshot, tail: documentTail(this.doc) };
+  }
+
+  async entries(query?: EntriesQuery, opts?: CallOptions): Promise<Entry[]> {
+    throwIfAborted(opts);
+    return documentEntriesPage(this.doc, query);
   }
 
   async saveSnapshot(
