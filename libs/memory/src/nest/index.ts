@@ -1,1 +1,14 @@
-export {};
+export { MemoryModule } from './memory.module';
+export { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
+export * from './memory.constants';
+export * from './memory-module-options.interface';
+export {
+  resolveCompactionConfig,
+  type ResolvedCompactionConfig,
+  type ResolvedCompactionNats,
+} from './memory-options.validation';
+export { MemoryService } from './memory.service';
+export * from './turn.interface';
+export { CompactionService } from './compaction.service';
+export * from './compaction-job.interface';
+export * from './compaction-worker.protocol';

@@ -1,0 +1,205 @@
+import type { BackendKind } from '@agent-memory/memory';
+import { ConfigValidationError } from './config-validation.error';
+
+/** The memory settings both apps (admin server and compaction worker) read from the environment. */
+export interface MemoryConfig {
+  /** `MEMORY_BACKEND`: simple, jsonfile, postgres or nats. Default jsonfile. */
+  backend: BackendKind;
+  /** `MEMORY_DIR`: folder of the jsonfile backend's session files. Default `./data/sessions`. */
+  memoryDir: string;
+  /** `MEMORY_SIMPLE_CAPACITY`: messages kept per session by the simple backend. Default 10000. */
+  simpleCapacity: number;
+  /** `DATABASE_URL`: required with the postgres backend. */
+  databaseUrl: string | null;
+  /** `MEMORY_PG_TABLE`: the messages table, `table` or `schema.table`. Default the backend's own. */
+  pgTable: string | null;
+  /** `NATS_URL`: required with the nats backend, with `COMPACTION_MODE=nats`, and by the worker. */
+  natsUrl: string | null;
+  /** `MEMORY_NATS_BUCKET`: the KV bucket. Default `agent_memory`. */
+  natsBucket: string;
+  /** `COMPACT_AT_TOKENS`: context size in tokens that triggers compaction. Default 150000. */
+  compactAtTokens: number;
+  /** `COMPACT_KEEP_RECENT`: messages a compaction keeps verbatim. Default 20. */
+  compactKeepRecent: number;
+  /** `COMPACTION_MODE`: inline (in the server) or nats (on `apps/worker`). Default inline. */
+  compactionMode: 'inline' | 'nats';
+  /** `COMPACTION_NATS_SUBJECT`: subject of the checks. Default `agent-memory.compaction.check`. */
+  compactionSubject: string;
+  /** `COMPACTION_NATS_QUEUE`: the workers' queue group. Default `agent-memory-compaction`. */
+  compactionQueue: string;
+  /** `COMPACTION_SHUTDOWN_GRACE_MS`: on shutdown, how long running compactions may finish before they are aborted. Default 10000. */
+  compactionShutdownGraceMs: number;
+  /** `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`: the summariser's LLM; null uses the offline one. */
+  llm: { baseUrl: string; apiKey: string | null; model: string } | null;
+}
+
+/** Every environment variable {@link readMemoryConfig} reads. */
+export const MEMORY_ENV_VARS = [
+  'MEMORY_BACKEND',
+  'MEMORY_DIR',
+  'MEMORY_SIMPLE_CAPACITY',
+  'DATABASE_URL',
+  'MEMORY_PG_TABLE',
+  'NATS_URL',
+  'MEMORY_NATS_BUCKET',
+  'COMPACT_AT_TOKENS',
+  'COMPACT_KEEP_RECENT',
+  'COMPACTION_MODE',
+  'COMPACTION_NATS_SUBJECT',
+  'COMPACTION_NATS_QUEUE',
+  'COMPACTION_SHUTDOWN_GRACE_MS',
+  'LLM_BASE_URL',
+  'LLM_API_KEY',
+  'LLM_MODEL',
+] as const;
+
+type Env = Record<string, string | undefined>;
+
+const BACKENDS: readonly BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
+const MODES = ['inline', 'nats'] as const;
+const NATS_BUCKET_PATTERN = /^[A-Za-z0-9_-]+$/;
+const NATS_SUBJECT_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+const NATS_QUEUE_PATTERN = /^[A-Za-z0-9_.-]+$/;
+
+/** Reads the variables of one environment; empty values count as unset. */
+export class EnvReader {
+  constructor(
+    private readonly env: Env,
+    /** One line per bad variable is added here. */
+    readonly problems: string[] = [],
+  ) {}
+
+  string(name: string): string | null {
+    const value = this.env[name]?.trim();
+    return value ? value : null;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.string(name);
+    if (value === null) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.problems.push(`${name}=${JSON.stringify(value)} is not one of ${allowed.join(', ')}`);
+    return fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const value = this.string(name);
+    if (value === null) return fallback;
+    const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      this.problems.push(
+        `${name}=${JSON.stringify(value)} must be a whole number from ${min} to ${max}`,
+      );
+      return fallback;
+    }
+    return parsed;
+  }
+
+  url(name: string, protocols: string[]): string | null {
+    const value = this.string(name);
+    if (value === null) return null;
+    try {
+      if (protocols.includes(new URL(value).protocol)) return value;
+    } catch {
+      // reported below
+    }
+    this.problems.push(
+      `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    );
+    return null;
+  }
+
+  matching(name: string, pattern: RegExp, fallback: string, what: string): string {
+    const value = this.string(name) ?? fallback;
+    if (!pattern.test(value)) this.problems.push(`${name}=${JSON.stringify(value)} ${what}`);
+    return value;
+  }
+}
+
+/**
+ * Reads the memory settings (see {@link MemoryConfig} for names and defaults), adding one line per
+ * bad variable to `reader.problems` (so a caller can check its own variables too and report all
+ * at once). Use {@link parseMemoryConfig} to throw instead.
+ */
+export function readMemoryConfig(
+  reader: EnvReader,
+  opts: { requireNats?: boolean } = {},
+): MemoryConfig {
+  const backend = reader.oneOf('MEMORY_BACKEND', BACKENDS, 'jsonfile');
+  const compactionMode = reader.oneOf('COMPACTION_MODE', MODES, 'inline');
+  const databaseUrl = reader.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (backend === 'postgres' && reader.string('DATABASE_URL') === null) {
+    reader.problems.push(
+      'DATABASE_URL is required with MEMORY_BACKEND=postgres (postgres://user@host:5432/db)',
+    );
+  }
+  const natsUrl = reader.url('NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']);
+  if (reader.string('NATS_URL') === null) {
+    const needs =
+      backend === 'nats'
+        ? 'MEMORY_BACKEND=nats'
+        : compactionMode === 'nats'
+          ? 'COMPACTION_MODE=nats'
+          : opts.requireNats
+            ? 'the compaction worker'
+            : null;
+    if (needs) reader.problems.push(`NATS_URL is required with ${needs} (nats://host:4222)`);
+  }
+  const llmBaseUrl = reader.url('LLM_BASE_URL', ['http:', 'https:']);
+  const llmModel = reader.string('LLM_MODEL');
+  if (reader.string('LLM_BASE_URL') !== null && llmModel === null) {
+    reader.problems.push('LLM_MODEL is required when LLM_BASE_URL is set');
+  }
+  if (
+    reader.string('LLM_BASE_URL') === null &&
+    (llmModel !== null || reader.string('LLM_API_KEY') !== null)
+  ) {
+    reader.problems.push('LLM_BASE_URL is required when LLM_MODEL or LLM_API_KEY is set');
+  }
+  return {
+    backend,
+    memoryDir: reader.string('MEMORY_DIR') ?? './data/sessions',
+    simpleCapacity: reader.integer('MEMORY_SIMPLE_CAPACITY', 10000, 1),
+    databaseUrl,
+    pgTable: reader.string('MEMORY_PG_TABLE'),
+    natsUrl,
+    natsBucket: reader.matching(
+      'MEMORY_NATS_BUCKET',
+      NATS_BUCKET_PATTERN,
+      'agent_memory',
+      'may hold only letters, digits, "_" and "-"',
+    ),
+    compactAtTokens: reader.integer('COMPACT_AT_TOKENS', 150000, 1),
+    compactKeepRecent: reader.integer('COMPACT_KEEP_RECENT', 20, 0),
+    compactionMode,
+    compactionSubject: reader.matching(
+      'COMPACTION_NATS_SUBJECT',
+      NATS_SUBJECT_PATTERN,
+      'agent-memory.compaction.check',
+      'must be dot-separated tokens of letters, digits, "_" and "-" (no wildcards)',
+    ),
+    compactionQueue: reader.matching(
+      'COMPACTION_NATS_QUEUE',
+      NATS_QUEUE_PATTERN,
+      'agent-memory-compaction',
+      'may hold only letters, digits, ".", "_" and "-"',
+    ),
+    compactionShutdownGraceMs: reader.integer('COMPACTION_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
+    llm:
+      llmBaseUrl && llmModel
+        ? { baseUrl: llmBaseUrl, apiKey: reader.string('LLM_API_KEY'), model: llmModel }
+        : null,
+  };
+}
+
+/**
+ * The memory settings of `env`.
+ * @param opts.requireNats the caller always needs NATS (the worker does).
+ * @throws ConfigValidationError listing every bad variable.
+ */
+export function parseMemoryConfig(env: Env, opts: { requireNats?: boolean } = {}): MemoryConfig {
+  const reader = new EnvReader(env);
+  const config = readMemoryConfig(reader, opts);
+  if (reader.problems.length > 0) throw new ConfigValidationError(reader.problems);
+  return config;
+}

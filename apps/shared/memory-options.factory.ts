@@ -1,0 +1,72 @@
+import {
+  jsonFileBackend,
+  OpenAiCompatibleClient,
+  simpleBackend,
+  type MemoryBackend,
+  type MemoryModuleOptions,
+} from '@agent-memory/memory';
+import type { MemoryConfig } from './memory-config';
+
+/**
+ * The backend `MEMORY_BACKEND` names. Optional backends are loaded only when chosen, so a
+ * jsonfile process never loads `pg` or `nats`.
+ * @throws what the backend's factory throws (postgres, nats: the server is unreachable).
+ */
+export async function memoryBackendFromConfig(config: MemoryConfig): Promise<MemoryBackend> {
+  switch (config.backend) {
+    case 'simple':
+      return simpleBackend({ capacity: config.simpleCapacity });
+    case 'jsonfile':
+      return jsonFileBackend({ dir: config.memoryDir });
+    case 'nats': {
+      const { natsBackend } = await import('@agent-memory/memory/nats');
+      return natsBackend({ servers: config.natsUrl!, bucket: config.natsBucket });
+    }
+    case 'postgres': {
+      const { postgresBackend } = await import('@agent-memory/memory/postgres');
+      return postgresBackend({
+        url: config.databaseUrl!,
+        ...(config.pgTable ? { table: config.pgTable } : {}),
+      });
+    }
+  }
+}
+
+/**
+ * `MemoryModule.forRoot` options from the settings: the backend, the compaction threshold and
+ * window, the LLM (or the offline summariser) and where checks run.
+ * @param opts.mode overrides `COMPACTION_MODE` (the worker always compacts inline).
+ */
+export function memoryModuleOptionsFromConfig(
+  config: MemoryConfig,
+  opts: { mode?: 'inline' | 'nats' } = {},
+): MemoryModuleOptions {
+  const mode = opts.mode ?? config.compactionMode;
+  return {
+    backend: memoryBackendFromConfig(config),
+    compaction: {
+      thresholdTokens: config.compactAtTokens,
+      keepRecent: config.compactKeepRecent,
+      shutdownGraceMs: config.compactionShutdownGraceMs,
+      ...(config.llm
+        ? {
+            llm: new OpenAiCompatibleClient({
+              baseUrl: config.llm.baseUrl,
+              apiKey: config.llm.apiKey ?? '',
+              model: config.llm.model,
+            }),
+          }
+        : {}),
+      mode,
+      ...(mode === 'nats'
+        ? {
+            nats: {
+              servers: config.natsUrl!,
+              subject: config.compactionSubject,
+              queue: config.compactionQueue,
+            },
+          }
+        : {}),
+    },
+  };
+}

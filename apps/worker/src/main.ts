@@ -1,0 +1,65 @@
+/**
+ * The compaction worker (`node -r @swc-node/register apps/worker/src/main.ts`): a Nest
+ * microservice on NATS that answers the compaction checks a `CompactionService` in
+ * `mode: 'nats'` publishes, in the queue group `COMPACTION_NATS_QUEUE`, over the same backend as
+ * the admin server (same environment variables: see `apps/shared/memory-config.ts`).
+ * SIGTERM / SIGINT: stop taking checks, let running ones finish (or abort them after the grace
+ * period and hand them back), close the backend, exit.
+ */
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import { CompactionService } from '@agent-memory/memory';
+import { ConfigValidationError } from '../../shared/config-validation.error';
+import { parseMemoryConfig } from '../../shared/memory-config';
+import { CompactionNatsServer } from './compaction-nats.server';
+import { WorkerModule } from './worker.module';
+
+async function bootstrap(): Promise<void> {
+  const logger = new Logger('CompactionWorker');
+  const config = parseMemoryConfig(process.env, { requireNats: true });
+  const server = new CompactionNatsServer({
+    servers: [config.natsUrl!],
+    queue: config.compactionQueue,
+    name: `agent-memory-worker-${process.pid}`,
+  });
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(
+    WorkerModule.forRoot(config),
+    {
+      strategy: server,
+    },
+  );
+  const compaction = app.get(CompactionService);
+  server.beforeClose = () => compaction.shutdown();
+
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal}: draining`);
+    // Our own handler, not enableShutdownHooks: Nest's would run the module hooks (and close the
+    // backend) before it stops the NATS subscriptions.
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  await app.listen();
+  logger.log(
+    `worker ready: subject "${config.compactionSubject}", queue "${config.compactionQueue}", ` +
+      `backend ${config.backend}, compacting at ${config.compactAtTokens} tokens`,
+  );
+}
+
+bootstrap().catch((error: unknown) => {
+  if (error instanceof ConfigValidationError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
+import type { MemoryBackend } from '../core/backend.interface';
+import { MEMORY_BACKEND } from '../nest/memory.constants';
+import { DEFAULT_HEALTH_TIMEOUT_MS, healthMessage, withHealthTimeout } from './health-timeout';
+
+/** Options of one health probe. */
+export interface MemoryHealthOptions {
+  /** The probe answers `down` when the backend has not answered within this (ms). Default 3000. */
+  timeoutMs?: number;
+}
+
+/**
+ * Terminus indicator for the `MemoryModule`'s backend, of any kind: `up` when `backend.check()`
+ * resolves within the timeout, `down` (with the reason as `message`) when it throws or is too slow.
+ * It never throws and never hangs. Add it to the providers of a module that imports
+ * `TerminusModule` and sees `MemoryModule` (global, or imported there).
+ *
+ * ```ts
+ * @Get('ready') @HealthCheck()
+ * ready() { return this.health.check([() => this.memory.isHealthy('memory')]); }
+ * ```
+ */
+@Injectable()
+export class MemoryHealthIndicator {
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    @Inject(MEMORY_BACKEND) private readonly backend: MemoryBackend,
+  ) {}
+
+  /** Probes the backend; the result's key is `key` (default `memory`), with the backend's `kind`. */
+  async isHealthy<const Key extends string = 'memory'>(
+    key: Key = 'memory' as Key,
+    opts: MemoryHealthOptions = {},
+  ): Promise<HealthIndicatorResult<Key>> {
+    const indicator = this.indicators.check(key);
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
+    const kind = this.backend.kind;
+    try {
+      await withHealthTimeout(`the ${kind} memory backend`, timeoutMs, () => this.backend.check());
+      return indicator.up({ kind });
+    } catch (error) {
+      return indicator.down({ kind, message: healthMessage(error) });
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import type { CompactionResult } from '../compaction';
+
+/** What one compaction check returns (the result of `SummaryCompactor.compact`). */
+export type { CompactionResult };
+
+/** How a check runs: `force` compacts below the threshold, `dryRun` computes without saving. */
+export interface CompactionRunOptions {
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+/** One check of one session, as a runner receives it (and as it travels over NATS). */
+export interface CompactionRequest extends CompactionRunOptions {
+  sessionId: string;
+}
+
+/** Executes one check: in this process, or on a compaction worker. */
+export interface CompactionRunner {
+  /**
+   * Runs the check and resolves with the compactor's result.
+   * @throws the compactor's error (nothing was changed), or the signal's reason once aborted.
+   */
+  run(request: CompactionRequest, signal: AbortSignal): Promise<CompactionResult>;
+}
+
+/** A job's life: waiting for its turn, running, then done or failed. */
+export type CompactionJobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** Why a job failed, in a form that serialises (for the admin API). */
+export interface CompactionJobError {
+  /** The error's class name, such as `SnapshotConflictError`. */
+  name: string;
+  /** The stable code of a `MemoryError`, when it was one. */
+  code?: string;
+  message: string;
+}
+
+/** A compaction job as `CompactionService.job()` reports it. */
+export interface CompactionJob {
+  id: string;
+  sessionId: string;
+  force: boolean;
+  dryRun: boolean;
+  state: CompactionJobState;
+  /** Set once `done`. */
+  result?: CompactionResult;
+  /** Set once `failed`. */
+  error?: CompactionJobError;
+  /** ISO 8601 times. */
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+/** The handle `enqueue` and `afterTurn` return. */
+export interface CompactionJobRef {
+  jobId: string;
+}

@@ -1,0 +1,117 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { MemoryBackend } from '../core/backend.interface';
+import { SessionSaveFailedError } from '../core/errors';
+import { textContent, type Message } from '../core/message';
+import { validateMessage } from '../core/message.codec';
+import type { SessionStore } from '../core/memory.interface';
+import { CompactionService } from './compaction.service';
+import { MEMORY_BACKEND } from './memory.constants';
+import { answeredToolExchanges } from './turn-messages';
+import type { RunTurnOptions, TurnFunction, TurnResult } from './turn.interface';
+
+/**
+ * Sessions of the module's backend, and the turn helper that reads, runs, saves and schedules
+ * compaction in one call. On shutdown it stops compaction, then closes the backend.
+ */
+@Injectable()
+export class MemoryService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(MemoryService.name);
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    /** The module's backend (the `MEMORY_BACKEND` provider). */
+    @Inject(MEMORY_BACKEND) readonly backend: MemoryBackend,
+    private readonly compaction: CompactionService,
+  ) {}
+
+  /**
+   * The session's store, as `backend.open` returns it.
+   * @throws InvalidSessionIdError before any I/O for an invalid id.
+   */
+  session(sessionId: string): Promise<SessionStore> {
+    return this.backend.open(sessionId);
+  }
+
+  /**
+   * One agent turn against a session:
+   * 1. retrieves the session's context with the input's text as the query;
+   * 2. calls `fn({ history, input, signal, record })`;
+   * 3. saves this turn's new messages only, in one atomic batch: the input, then the returned
+   *    `messages` (or, when the function throws or the turn is aborted, the input and what it
+   *    passed to `record`, without unanswered tool calls; the function's error is then rethrown);
+   * 4. schedules a compaction check (`CompactionService.afterTurn`), off the request path.
+   *
+   * The save does not use `signal`, so an aborted turn still keeps its messages. A failed save
+   * does not lose the answer: it resolves with `saveError` (a `SessionSaveFailedError`) set.
+   * Turns on one session should not overlap; the helper does not queue them.
+   * @throws InvalidMessageError for invalid input, before anything runs; InvalidSessionIdError;
+   * the retrieve's error (nothing saved then); the function's own error (after saving the partial turn).
+   */
+  async runTurn<T>(
+    sessionId: string,
+    input: Message | readonly Message[],
+    fn: TurnFunction<T>,
+    opts: RunTurnOptions = {},
+  ): Promise<TurnResult<T>> {
+    const inputs = (Array.isArray(input) ? input : [input]).map((message, index) =>
+      validateMessage(message, `input[${index}]`),
+    );
+    const store = await this.backend.open(sessionId);
+    const query = inputs
+      .map(textContent)
+      .filter((text) => text !== '')
+      .join('\n');
+    const history = await store.retrieve(query, { signal: opts.signal });
+    const recorded: Message[] = [];
+    let output: Awaited<ReturnType<TurnFunction<T>>>;
+    try {
+      output = await fn({
+        history,
+        input: inputs,
+        signal: opts.signal,
+        record: (...messages) => {
+          recorded.push(...messages);
+        },
+      });
+    } catch (error) {
+      const partial = [...inputs, ...answeredToolExchanges(recorded)];
+      const saveError = await this.save(sessionId, store, partial);
+      if (saveError) {
+        this.logger.error(
+          `turn on session "${sessionId}" failed and its messages were not saved: ${saveError.message}`,
+        );
+      } else {
+        this.compaction.afterTurn(sessionId);
+      }
+      throw error;
+    }
+    const saved = [...inputs, ...(output.messages ?? recorded)];
+    const saveError = await this.save(sessionId, store, saved);
+    const compaction = saveError ? null : this.compaction.afterTurn(sessionId);
+    return saveError
+      ? { answer: output.answer, saved, saveError, compaction }
+      : { answer: output.answer, saved, compaction };
+  }
+
+  /** Nest lifecycle: stops compaction (it may still write), then closes the backend. Idempotent. */
+  beforeApplicationShutdown(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.compaction.shutdown();
+      await this.backend.close();
+    })();
+    return this.closing;
+  }
+
+  private async save(
+    sessionId: string,
+    store: SessionStore,
+    messages: Message[],
+  ): Promise<SessionSaveFailedError | undefined> {
+    try {
+      await store.save(messages);
+      return undefined;
+    } catch (error) {
+      return new SessionSaveFailedError(sessionId, error);
+    }
+  }
+}
