@@ -179,7 +179,9 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
                 object: 'chat.completion',
                 created: Math.floor(Date.now() / 1000),
                 model: body.model,
-                choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+                choices: [
+                  { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' },
+                ],
               }),
             );
           });

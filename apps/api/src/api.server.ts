@@ -1,0 +1,68 @@
+import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { AddressInfo } from 'node:net';
+import { AppModule } from './app.module';
+import { AdminToken } from './auth/admin-token';
+import { parseApiConfig, type ApiConfig } from './config/api-config';
+
+/** Largest JSON body the API reads. */
+export const MAX_BODY_SIZE = '4mb';
+
+export interface ApiServerOptions {
+  /** The environment to read the settings from; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Nest's logger, or the levels to log; default Nest's console logger. */
+  logger?: LoggerService | LogLevel[] | false;
+  /** The dashboard's built files; default `apps/admin/dist`. */
+  adminDistDir?: string;
+}
+
+export interface ApiServer {
+  app: INestApplication;
+  config: ApiConfig;
+  token: AdminToken;
+  /** `http://<host>:<port>` once listening. */
+  url: string;
+  /** What to open in a browser: the dashboard with the token, `<url>/?token=<token>`. */
+  dashboardUrl: string;
+}
+
+/**
+ * Builds the admin server and listens on `HOST`:`PORT` (see `parseApiConfig`): OpenAPI at
+ * `/api/docs`, CORS closed unless `CORS_ORIGINS` lists origins, shutdown hooks on (SIGTERM drains
+ * requests, then compaction, then connections).
+ * @throws ConfigValidationError listing every bad variable; what the backend throws when unreachable.
+ */
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const config = parseApiConfig(options.env ?? process.env);
+  const token = new AdminToken(config.adminToken);
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ config, token, adminDistDir: options.adminDistDir }),
+    { logger: options.logger, bodyParser: false, abortOnError: false },
+  );
+  app.useBodyParser('json', { limit: MAX_BODY_SIZE });
+  app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('agent-memory admin API')
+      .setDescription('Sessions, messages, metadata and compaction of the conversation memory')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  await app.listen(config.port, config.host);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  return {
+    app,
+    config,
+    token,
+    url,
+    dashboardUrl: `${url}/?token=${encodeURIComponent(token.value)}`,
+  };
+}

@@ -1,0 +1,70 @@
+import { DynamicModule, Module, type Provider } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ServeStaticModule } from '@nestjs/serve-static';
+import { TerminusModule } from '@nestjs/terminus';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AdminToken } from './auth/admin-token';
+import { AdminTokenGuard } from './auth/admin-token.guard';
+import { CompactionsController } from './compactions/compactions.controller';
+import { CompactionsService } from './compactions/compactions.service';
+import type { ApiConfig } from './config/api-config';
+import { API_CONFIG, apiConfigModule } from './config/api-config.module';
+import { memoryModuleOptionsFromConfig } from '../../shared/memory-options.factory';
+import { MemoryModule, TokenCounter } from '@agent-memory/memory';
+import { MemoryHealthIndicator } from '@agent-memory/memory/health';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { HealthController } from './health/health.controller';
+import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsService } from './sessions/sessions.service';
+
+/** Where the dashboard's build lands (`apps/admin/dist`); served at `/` only when it exists. */
+export const ADMIN_DIST_DIR = join(__dirname, '..', '..', 'admin', 'dist');
+
+export interface AppModuleOptions {
+  config: ApiConfig;
+  token: AdminToken;
+  /** The dashboard's built files; default {@link ADMIN_DIST_DIR}. */
+  adminDistDir?: string;
+}
+
+/** The admin server: sessions and compactions under `/api`, probes under `/health`, the dashboard at `/`. */
+@Module({})
+export class AppModule {
+  static async forRoot(options: AppModuleOptions): Promise<DynamicModule> {
+    const adminDist = options.adminDistDir ?? ADMIN_DIST_DIR;
+    const dashboard = existsSync(join(adminDist, 'index.html'))
+      ? [
+          ServeStaticModule.forRoot({
+            rootPath: adminDist,
+            exclude: ['/api/{*path}', '/health/{*path}'],
+          }),
+        ]
+      : [];
+    const providers: Provider[] = [
+      { provide: AdminToken, useValue: options.token },
+      AdminTokenGuard,
+      { provide: APP_FILTER, useClass: ApiExceptionFilter },
+      ShutdownDrainService,
+      SessionsService,
+      CompactionsService,
+      MemoryHealthIndicator,
+      { provide: TokenCounter, useFactory: () => new TokenCounter() },
+    ];
+    return {
+      module: AppModule,
+      imports: [
+        await apiConfigModule(options.config),
+        TerminusModule,
+        MemoryModule.forRootAsync({
+          inject: [API_CONFIG],
+          useFactory: (config: ApiConfig) => memoryModuleOptionsFromConfig(config),
+        }),
+        ...dashboard,
+      ],
+      controllers: [SessionsController, CompactionsController, HealthController],
+      providers,
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { CompactionJob } from '@agent-memory/memory';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { ApiErrorDto } from '../sessions/session.dto';
+import { CompactionJobDto } from './compaction.dto';
+import { CompactionsService } from './compactions.service';
+
+/** SPEC §7: `GET /api/compactions/:jobId`. */
+@ApiTags('compactions')
+@ApiBearerAuth()
+@ApiUnauthorizedResponse({ type: ApiErrorDto })
+@UseGuards(AdminTokenGuard)
+@Controller('api/compactions')
+export class CompactionsController {
+  constructor(private readonly compactions: CompactionsService) {}
+
+  @Get(':jobId')
+  @ApiOkResponse({ type: CompactionJobDto })
+  @ApiNotFoundResponse({ type: ApiErrorDto })
+  job(@Param('jobId') jobId: string): CompactionJob {
+    return this.compactions.job(jobId);
+  }
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { CompactionService, type CompactionJob } from '@agent-memory/memory';
+import { ApiHttpError } from '../errors/api-http.error';
+
+/** Longest job id looked up (ours are UUIDs). */
+const MAX_JOB_ID_LENGTH = 128;
+
+/** On-demand compaction jobs for the API over the memory module's `CompactionService`. */
+@Injectable()
+export class CompactionsService {
+  constructor(private readonly compaction: CompactionService) {}
+
+  /** @throws ApiHttpError 503 `SHUTTING_DOWN` once the server is shutting down. */
+  enqueue(sessionId: string, opts: { force: boolean; dryRun: boolean }): string {
+    if (this.compaction.isShuttingDown) {
+      throw new ApiHttpError(
+        503,
+        'SHUTTING_DOWN',
+        'the server is shutting down and takes no compaction jobs; retry on another replica',
+      );
+    }
+    return this.compaction.enqueue(sessionId, opts).jobId;
+  }
+
+  /** Asks for a threshold check after new messages; it runs off the request path. */
+  afterTurn(sessionId: string): void {
+    this.compaction.afterTurn(sessionId);
+  }
+
+  /** @throws ApiHttpError 404 `JOB_NOT_FOUND`. */
+  job(jobId: string): CompactionJob {
+    const job = jobId.length <= MAX_JOB_ID_LENGTH ? this.compaction.job(jobId) : null;
+    if (!job) {
+      throw new ApiHttpError(
+        404,
+        'JOB_NOT_FOUND',
+        `compaction job "${jobId.slice(0, MAX_JOB_ID_LENGTH)}" does not exist (finished jobs are forgotten after a while)`,
+      );
+    }
+    return job;
+  }
+}

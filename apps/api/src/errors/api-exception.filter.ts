@@ -1,0 +1,164 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Inject,
+  Logger,
+} from '@nestjs/common';
+import {
+  MEMORY_BACKEND,
+  InvalidMessageError,
+  MemoryError,
+  type MemoryBackend,
+  type MemoryErrorCode,
+} from '@agent-memory/memory';
+import type { Request, Response } from 'express';
+import type { ApiErrorBody } from '../contract/admin-api.types';
+
+const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
+  INVALID_MESSAGE: 400,
+  INVALID_SESSION_ID: 400,
+  INVALID_CURSOR: 409,
+  SNAPSHOT_CONFLICT: 409,
+  SNAPSHOTS_UNSUPPORTED: 409,
+  CONCURRENT_UPDATE: 409,
+  SESSION_TOO_LARGE: 413,
+  CORRUPT_SESSION: 422,
+  SESSION_SAVE_FAILED: 503,
+};
+
+/** How long the filter waits for `backend.check()` when deciding between 500 and 503. */
+const BACKEND_CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * Renders every error as `{ statusCode, code, message }` (the health probes keep Terminus's body): HTTP exceptions keep their status,
+ * `MemoryError`s map by code (bad input 400, conflicts 409, too large 413, corrupt 422), and any
+ * other error becomes 503 `BACKEND_UNAVAILABLE` when the backend does not answer its check, else
+ * 500 `INTERNAL_ERROR` (logged; its text is not sent).
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  constructor(@Inject(MEMORY_BACKEND) private readonly backend: MemoryBackend) {}
+
+  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    if (
+      exception instanceof HttpException &&
+      http.getRequest<Request>().path.startsWith('/health/')
+    ) {
+      // Probes keep Terminus's own body ({ status, info, error, details }).
+      response.status(exception.getStatus()).json(exception.getResponse());
+      return;
+    }
+    const body = await this.toBody(exception);
+    if (response.headersSent) return;
+    response.status(body.statusCode).json(body);
+  }
+
+  private async toBody(exception: unknown): Promise<ApiErrorBody> {
+    if (exception instanceof HttpException) return httpExceptionBody(exception);
+    if (exception instanceof MemoryError) {
+      const body: ApiErrorBody = {
+        statusCode: MEMORY_ERROR_STATUS[exception.code] ?? 500,
+        code: exception.code,
+        message: exception.message,
+      };
+      if (exception instanceof InvalidMessageError) body.field = exception.path;
+      return body;
+    }
+    const bodyParserError = bodyParserErrorBody(exception);
+    if (bodyParserError) return bodyParserError;
+    const unreachable = await this.backendProblem();
+    if (unreachable) {
+      return {
+        statusCode: 503,
+        code: 'BACKEND_UNAVAILABLE',
+        message: `the ${this.backend.kind} memory backend is unreachable: ${unreachable}; retry when it is back`,
+      };
+    }
+    this.logger.error(
+      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+    );
+    return {
+      statusCode: 500,
+      code: 'INTERNAL_ERROR',
+      message: 'internal server error (see the server log)',
+    };
+  }
+
+  /** Why the backend is unreachable, or null when its check passes. */
+  private async backendProblem(): Promise<string | null> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.backend.check(),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${BACKEND_CHECK_TIMEOUT_MS} ms`)),
+            BACKEND_CHECK_TIMEOUT_MS,
+          );
+        }),
+      ]);
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+function httpExceptionBody(exception: HttpException): ApiErrorBody {
+  const statusCode = exception.getStatus();
+  const response = exception.getResponse();
+  const fields =
+    typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {};
+  const message = Array.isArray(fields.message)
+    ? fields.message.join('; ')
+    : typeof fields.message === 'string'
+      ? fields.message
+      : exception.message;
+  const body: ApiErrorBody = {
+    statusCode,
+    code:
+      typeof fields.code === 'string'
+        ? fields.code
+        : (STATUS_CODES[statusCode] ?? `HTTP_${statusCode}`),
+    message,
+  };
+  if (typeof fields.field === 'string') body.field = fields.field;
+  return body;
+}
+
+/**
+ * Errors of Express's JSON body parser carry `type` and `status` (Nest itself turns bad JSON into a
+ * `BadRequestException`, rendered as `BAD_REQUEST` with the parser's message).
+ */
+function bodyParserErrorBody(exception: unknown): ApiErrorBody | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const { type, status } = exception as { type?: unknown; status?: unknown };
+  if (type === 'entity.too.large') {
+    return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
+  }
+  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) {
+    return { statusCode: status, code: 'BAD_REQUEST', message: (exception as Error).message };
+  }
+  return null;
+}

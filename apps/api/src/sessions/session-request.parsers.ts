@@ -1,0 +1,134 @@
+import {
+  MAX_LIST_LIMIT,
+  decodeMessages,
+  type ListSessionsQuery,
+  type Message,
+} from '@agent-memory/memory';
+import { invalidField } from '../errors/api-http.error';
+
+/** Most messages one `POST /messages` may append. */
+export const MAX_APPEND_MESSAGES = 500;
+/** Most keys one `PATCH /meta` may set, and the longest key and value (characters). */
+export const MAX_META_KEYS = 64;
+export const MAX_META_KEY_LENGTH = 128;
+export const MAX_META_VALUE_LENGTH = 4096;
+/** Longest `search` and `after` query values (characters). */
+export const MAX_SEARCH_LENGTH = 256;
+export const MAX_TOKEN_LENGTH = 1024;
+/** Default page size of a session's messages. */
+export const DEFAULT_MESSAGES_LIMIT = 100;
+
+const META_KEY_PATTERN = /^[A-Za-z0-9_.:-]+$/;
+
+type Query = Record<string, unknown>;
+
+function optionalString(query: Query, name: string, maxLength: number): string | undefined {
+  const value = query[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string')
+    throw invalidField('INVALID_QUERY', name, 'give it once, as a string');
+  if (value.length > maxLength) {
+    throw invalidField('INVALID_QUERY', name, `at most ${maxLength} characters`);
+  }
+  return value;
+}
+
+function optionalInteger(query: Query, name: string, min: number, max: number): number | undefined {
+  const value = optionalString(query, name, 20);
+  if (value === undefined) return undefined;
+  const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    throw invalidField('INVALID_QUERY', name, `must be a whole number from ${min} to ${max}`);
+  }
+  return parsed;
+}
+
+/** `GET /api/sessions?limit&after&search`. @throws ApiHttpError 400 naming the bad parameter. */
+export function parseListQuery(query: Query): ListSessionsQuery {
+  return {
+    limit: optionalInteger(query, 'limit', 1, MAX_LIST_LIMIT),
+    after: optionalString(query, 'after', MAX_TOKEN_LENGTH),
+    search: optionalString(query, 'search', MAX_SEARCH_LENGTH),
+  };
+}
+
+/** `GET /api/sessions/:id/messages?after&limit`: `after` is a cursor (exclusive). */
+export function parseMessagesQuery(query: Query): { after: number | null; limit: number } {
+  return {
+    after: optionalInteger(query, 'after', 0, Number.MAX_SAFE_INTEGER) ?? null,
+    limit: optionalInteger(query, 'limit', 1, MAX_LIST_LIMIT) ?? DEFAULT_MESSAGES_LIMIT,
+  };
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidField(
+      'INVALID_BODY',
+      'body',
+      'must be a JSON object (send Content-Type: application/json)',
+    );
+  }
+  return body as Record<string, unknown>;
+}
+
+/**
+ * `POST /api/sessions/:id/messages` body `{ messages }`: 1 to {@link MAX_APPEND_MESSAGES}
+ * messages of the message model (ours or Phero's shape).
+ * @throws ApiHttpError 400 `INVALID_BODY`; InvalidMessageError naming the path (`messages[2].role`).
+ */
+export function parseAppendBody(body: unknown): Message[] {
+  const { messages } = bodyObject(body);
+  if (!Array.isArray(messages))
+    throw invalidField('INVALID_BODY', 'messages', 'must be an array of messages');
+  if (messages.length === 0 || messages.length > MAX_APPEND_MESSAGES) {
+    throw invalidField(
+      'INVALID_BODY',
+      'messages',
+      `must hold 1 to ${MAX_APPEND_MESSAGES} messages`,
+    );
+  }
+  return decodeMessages(messages);
+}
+
+/** `PATCH /api/sessions/:id/meta` body `{ key: value }`; values are strings, '' removes the key. */
+export function parseMetaBody(body: unknown): Record<string, string> {
+  const entries = Object.entries(bodyObject(body));
+  if (entries.length === 0 || entries.length > MAX_META_KEYS) {
+    throw invalidField('INVALID_META', 'body', `must set 1 to ${MAX_META_KEYS} keys`);
+  }
+  const meta: Record<string, string> = {};
+  for (const [key, value] of entries) {
+    if (key.length > MAX_META_KEY_LENGTH || !META_KEY_PATTERN.test(key)) {
+      throw invalidField(
+        'INVALID_META',
+        key.slice(0, MAX_META_KEY_LENGTH),
+        `a key is 1 to ${MAX_META_KEY_LENGTH} letters, digits, "_", ".", ":" or "-"`,
+      );
+    }
+    if (typeof value !== 'string')
+      throw invalidField('INVALID_META', key, "must be a string ('' removes the key)");
+    if (value.length > MAX_META_VALUE_LENGTH) {
+      throw invalidField('INVALID_META', key, `at most ${MAX_META_VALUE_LENGTH} characters`);
+    }
+    meta[key] = value;
+  }
+  return meta;
+}
+
+/** `POST /api/sessions/:id/compact` body `{ force?, dryRun? }`; an empty body is fine. */
+export function parseCompactBody(body: unknown): { force: boolean; dryRun: boolean } {
+  const fields =
+    body === undefined ||
+    body === null ||
+    (typeof body === 'object' && Object.keys(body).length === 0)
+      ? {}
+      : bodyObject(body);
+  const flag = (name: 'force' | 'dryRun'): boolean => {
+    const value = fields[name];
+    if (value === undefined) return false;
+    if (typeof value !== 'boolean')
+      throw invalidField('INVALID_BODY', name, 'must be true or false');
+    return value;
+  };
+  return { force: flag('force'), dryRun: flag('dryRun') };
+}

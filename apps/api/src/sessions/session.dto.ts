@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
+
+/** OpenAPI shapes of the sessions routes (documentation only; bodies are checked by the parsers). */
+
+const MESSAGE_SCHEMA: SchemaObject = {
+  type: 'object',
+  description:
+    'A message of the message model (SPEC §1): role, parts, toolCalls?, toolCallId?, toolError?, name?',
+  properties: {
+    role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool'] },
+    parts: { type: 'array', items: { type: 'object' } },
+    toolCalls: { type: 'array', items: { type: 'object' } },
+    toolCallId: { type: 'string' },
+    toolError: { type: 'boolean' },
+    name: { type: 'string' },
+  },
+  required: ['role', 'parts'],
+};
+
+export class SessionInfoDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'messages ever saved (outlives pruning)' }) messages!: number;
+  @ApiProperty({ description: 'messages kept now' }) stored!: number;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty() hasSnapshot!: boolean;
+  @ApiProperty({ type: Number, nullable: true }) snapshotUpTo!: number | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) meta!: Record<
+    string,
+    string
+  >;
+}
+
+export class SessionPageDto {
+  @ApiProperty({ type: [SessionInfoDto] }) items!: SessionInfoDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'pass as `after` for the next page' })
+  next!: string | null;
+}
+
+export class StoredSnapshotDto {
+  @ApiProperty() summary!: string;
+  @ApiPropertyOptional({ type: 'array', items: MESSAGE_SCHEMA }) pinned?: unknown[];
+  @ApiProperty({ description: 'cursor of the last covered message' }) upTo!: number;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
+export class SessionDetailDto extends SessionInfoDto {
+  @ApiProperty({ type: StoredSnapshotDto, nullable: true }) snapshot!: StoredSnapshotDto | null;
+  @ApiProperty({ description: 'tokens of the context retrieve() returns now' }) tokens!: number;
+  @ApiProperty({ description: 'COMPACT_AT_TOKENS: the context size that triggers compaction' })
+  compactAt!: number;
+}
+
+export class SessionEntryDto {
+  @ApiProperty() cursor!: number;
+  @ApiProperty({
+    type: 'object',
+    description: MESSAGE_SCHEMA.description,
+    additionalProperties: true,
+  })
+  message!: unknown;
+  @ApiProperty({
+    description: 'true when the snapshot covers this message (cursor <= snapshot.upTo)',
+  })
+  covered!: boolean;
+}
+
+export class MessagesPageDto {
+  @ApiProperty({ type: [SessionEntryDto], description: 'oldest first' }) items!: SessionEntryDto[];
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'cursor to pass as `after` for the next page',
+  })
+  next!: number | null;
+}
+
+export class AppendMessagesDto {
+  @ApiProperty({ type: 'array', items: MESSAGE_SCHEMA, minItems: 1, maxItems: 500 })
+  messages!: unknown[];
+}
+
+export class AppendedDto {
+  @ApiProperty() appended!: number;
+  @ApiProperty({ type: SessionInfoDto }) session!: SessionInfoDto;
+}
+
+export class CompactRequestDto {
+  @ApiPropertyOptional({ description: 'compact even under the threshold' }) force?: boolean;
+  @ApiPropertyOptional({ description: 'compute the result without saving a snapshot' })
+  dryRun?: boolean;
+}
+
+export class ApiErrorDto {
+  @ApiProperty() statusCode!: number;
+  @ApiProperty({ example: 'INVALID_MESSAGE' }) code!: string;
+  @ApiProperty() message!: string;
+  @ApiPropertyOptional({ example: 'messages[0].role' }) field?: string;
+}

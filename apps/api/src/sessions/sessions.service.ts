@@ -1,0 +1,107 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  ListSessionsQuery,
+  MemoryBackend,
+  Message,
+  SessionInfo,
+  SessionPage,
+} from '@agent-memory/memory';
+import {
+  MEMORY_BACKEND,
+  TokenCounter,
+  assertSessionId,
+  CompactionService,
+} from '@agent-memory/memory';
+import { ApiHttpError, invalidField } from '../errors/api-http.error';
+import { CompactionsService } from '../compactions/compactions.service';
+import type { AppendResult, MessagesPage, SessionDetail } from '../contract/admin-api.types';
+
+/** The sessions routes over the `MemoryBackend` port. Unknown sessions are `404 SESSION_NOT_FOUND`. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @Inject(MEMORY_BACKEND) private readonly backend: MemoryBackend,
+    private readonly tokens: TokenCounter,
+    private readonly compaction: CompactionService,
+    private readonly compactions: CompactionsService,
+  ) {}
+
+  async list(query: ListSessionsQuery): Promise<SessionPage> {
+    try {
+      return await this.backend.list(query);
+    } catch (error) {
+      // The backend throws RangeError for a page token it did not make.
+      if (error instanceof RangeError) throw invalidField('INVALID_QUERY', 'after', error.message);
+      throw error;
+    }
+  }
+
+  /** @throws ApiHttpError 404 when the session does not exist. */
+  async info(sessionId: string): Promise<SessionInfo> {
+    assertSessionId(sessionId);
+    const info = await this.backend.inspect(sessionId);
+    if (!info)
+      throw new ApiHttpError(404, 'SESSION_NOT_FOUND', `session "${sessionId}" does not exist`);
+    return info;
+  }
+
+  async detail(sessionId: string): Promise<SessionDetail> {
+    const info = await this.info(sessionId);
+    const store = await this.backend.open(sessionId);
+    const [{ snapshot }, context] = await Promise.all([store.loadSnapshot(), store.retrieve()]);
+    return {
+      ...info,
+      snapshot,
+      tokens: this.tokens.count(context),
+      compactAt: this.compaction.thresholdTokens,
+    };
+  }
+
+  /**
+   * The kept log after cursor `after`, oldest first (`SessionLog.entries`), covered messages
+   * included while they are kept (`pruneCompacted` off); `covered` marks entries at or before the
+   * snapshot's `upTo`. One entry more than `limit` is read to know whether a next page exists.
+   */
+  async messages(
+    sessionId: string,
+    page: { after: number | null; limit: number },
+  ): Promise<MessagesPage> {
+    const { snapshotUpTo } = await this.info(sessionId);
+    const store = await this.backend.open(sessionId);
+    const read = await store.entries({
+      ...(page.after !== null ? { after: page.after } : {}),
+      limit: page.limit + 1,
+    });
+    const items = read.slice(0, page.limit).map((entry) => ({
+      ...entry,
+      covered: snapshotUpTo !== null && entry.cursor <= snapshotUpTo,
+    }));
+    const last = items[items.length - 1];
+    return { items, next: read.length > page.limit && last ? last.cursor : null };
+  }
+
+  /**
+   * Appends one batch (validated before anything is written; a new id starts a session), then
+   * schedules a compaction check, as after an agent's turn.
+   */
+  async append(sessionId: string, messages: Message[]): Promise<AppendResult> {
+    assertSessionId(sessionId);
+    const store = await this.backend.open(sessionId);
+    await store.save(messages);
+    this.compactions.afterTurn(sessionId);
+    return { appended: messages.length, session: await this.info(sessionId) };
+  }
+
+  /** Sets each key ('' removes it); a new id starts a session holding only metadata. */
+  async patchMeta(sessionId: string, meta: Record<string, string>): Promise<SessionInfo> {
+    assertSessionId(sessionId);
+    const store = await this.backend.open(sessionId);
+    for (const [key, value] of Object.entries(meta)) await store.setMeta(key, value);
+    return this.info(sessionId);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.info(sessionId);
+    await this.backend.delete(sessionId);
+  }
+}
