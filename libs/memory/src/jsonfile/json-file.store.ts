@@ -3,33 +3,10 @@ import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { deepFreeze } from '../core/deep-freeze';
-import { SnapshotsUnsupportedError } from '../core/errors';
-import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
-import type {
-  CallOptions,
-  Cursor,
-  EntriesQuery,
-  Entry,
-  SessionStore,
-  Snapshot,
-  SnapshotState,
-  StoredSnapshot,
-} from '../core/memory.interface';
-import type { Message } from '../core/message';
-import { decodeMessages } from '../core/message.codec';
-import {
-  EMPTY_DOCUMENT,
-  appendToDocument,
-  documentContext,
-  documentEntries,
-  documentEntriesPage,
-  documentTail,
-  encodeDocument,
-  replaceDocumentRange,
-  setDocumentMeta,
-  snapshotDocument,
-  type SessionDocument,
-} from '../core/session-document';
+import { DocumentStore, type DocumentChange } from '../core/document-store';
+import type { SummarizationOptions } from '../core/legacy-summarization';
+import type { CallOptions } from '../core/memory.interface';
+import { EMPTY_DOCUMENT, encodeDocument, type SessionDocument } from '../core/session-document';
 import { syncDirectory, writeFileAtomic } from './atomic-write';
 import { withFileLock } from './file-lock';
 import {
@@ -65,25 +42,22 @@ export interface JsonFileMemoryOptions {
  *
  * Messages handed out are frozen (they are shared with the instance's cache of the file).
  */
-export class JsonFileMemory implements SessionStore {
+export class JsonFileMemory extends DocumentStore {
   /** The file's absolute path. */
   readonly path: string;
-  private readonly sessionId: string;
-  private readonly now: () => Date;
-  private readonly legacy: LegacySummarization | null;
   /** Writes of this instance run one at a time, so they do not contend for the file lock. */
   private queue: Promise<unknown> = Promise.resolve();
   /** The last text read or written and what it decodes to: an unchanged file is not parsed again. */
   private cache: { raw: string; doc: SessionDocument } | null = null;
 
-  private constructor(
-    path: string,
-    private readonly opts: JsonFileMemoryOptions,
-  ) {
-    this.path = resolve(path);
-    this.sessionId = opts.sessionId ?? sessionIdOfPath(this.path);
-    this.now = opts.now ?? (() => new Date());
-    this.legacy = opts.summarization ? new LegacySummarization(opts.summarization) : null;
+  private constructor(path: string, opts: JsonFileMemoryOptions) {
+    const absolute = resolve(path);
+    super(opts.sessionId ?? sessionIdOfPath(absolute), {
+      pruneCompacted: opts.pruneCompacted ?? false,
+      summarization: opts.summarization,
+      now: opts.now ?? (() => new Date()),
+    });
+    this.path = absolute;
   }
 
   /**
@@ -111,19 +85,6 @@ export class JsonFileMemory implements SessionStore {
     return sessionFileInfo(id, parseSessionFile(id, file.raw), file.mtime);
   }
 
-  async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
-    throwIfAborted(opts);
-    return documentContext(await this.load());
-  }
-
-  async save(messages: readonly Message[], opts?: CallOptions): Promise<void> {
-    const batch = deepFreeze(decodeMessages(messages));
-    throwIfAborted(opts);
-    if (batch.length === 0) return;
-    const committed = await this.update((doc) => appendToDocument(doc, batch), opts);
-    if (this.legacy && committed) await this.summarizeIfDue(this.legacy, committed, opts);
-  }
-
   /** Removes the session: deletes the file (also a corrupt one), so it is as if new. */
   async clear(opts?: CallOptions): Promise<void> {
     throwIfAborted(opts);
@@ -138,49 +99,8 @@ export class JsonFileMemory implements SessionStore {
     });
   }
 
-  async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
-    throwIfAborted(opts);
-    const doc = await this.load();
-    return { snapshot: doc.snapshot, tail: documentTail(doc) };
-  }
-
-  async entries(query?: EntriesQuery, opts?: CallOptions): Promise<Entry[]> {
-    throwIfAborted(opts);
-    const doc = await this.load();
-    return documentEntriesPage(doc, query);
-  }
-
-  async saveSnapshot(
-    snapshot: Snapshot,
-    upTo: Cursor,
-    prev: StoredSnapshot | null,
-    opts?: CallOptions,
-  ): Promise<StoredSnapshot> {
-    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
-    const pinned = deepFreeze(decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
-    throwIfAborted(opts);
-    let stored: StoredSnapshot | null = null;
-    await this.update((doc) => {
-      const swapped = snapshotDocument(this.sessionId, doc, { ...snapshot, pinned }, upTo, prev, {
-        prune: this.opts.pruneCompacted ?? false,
-        now: this.now(),
-      });
-      stored = swapped.stored;
-      return swapped.doc;
-    }, opts);
-    return stored!;
-  }
-
-  async setMeta(key: string, value: string): Promise<void> {
-    await this.update((doc) => setDocumentMeta(doc, key, value));
-  }
-
-  async meta(): Promise<Record<string, string>> {
-    return { ...(await this.load()).meta };
-  }
-
   /** The file as it is now, decoded; an absent file is an empty session. */
-  private async load(): Promise<SessionDocument> {
+  protected async load(): Promise<SessionDocument> {
     const raw = await readSessionText(this.path);
     return raw === null ? EMPTY_DOCUMENT : this.decode(raw);
   }
@@ -197,8 +117,8 @@ export class JsonFileMemory implements SessionStore {
    * `change` returning null writes nothing. Errors (a corrupt file included) leave the file as it was.
    * @returns the document written, or null when nothing was.
    */
-  private update(
-    change: (doc: SessionDocument) => SessionDocument | null,
+  protected update(
+    change: DocumentChange,
     opts?: CallOptions,
   ): Promise<SessionDocument | null> {
     return this.serialize(async () => {
@@ -223,23 +143,6 @@ export class JsonFileMemory implements SessionStore {
     return run;
   }
 
-  /** The deprecated option: plan on what was committed, ask the LLM with no lock held, then swap. */
-  private async summarizeIfDue(
-    legacy: LegacySummarization,
-    committed: SessionDocument,
-    opts?: CallOptions,
-  ): Promise<void> {
-    const due = legacy.plan(documentEntries(committed));
-    if (!due) return;
-    try {
-      const summary = deepFreeze(await legacy.summarize(due, opts));
-      const from = due[0]!.cursor;
-      const to = due[due.length - 1]!.cursor;
-      await this.update((doc) => replaceDocumentRange(doc, from, to, summary));
-    } catch (error) {
-      legacy.reportError(error);
-    }
-  }
 }
 
 async function fileExists(path: string): Promise<boolean> {

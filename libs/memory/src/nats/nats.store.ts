@@ -2,35 +2,11 @@ import type { KV } from 'nats';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { deepFreeze } from '../core/deep-freeze';
-import {
-  ConcurrentUpdateError,
-  SessionTooLargeError,
-  SnapshotsUnsupportedError,
-} from '../core/errors';
-import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
-import type {
-  CallOptions,
-  Cursor,
-  EntriesQuery,
-  Entry,
-  SessionStore,
-  Snapshot,
-  SnapshotState,
-  StoredSnapshot,
-} from '../core/memory.interface';
-import type { Message } from '../core/message';
-import { decodeMessages } from '../core/message.codec';
-import {
-  appendToDocument,
-  documentContext,
-  documentEntries,
-  documentEntriesPage,
-  documentTail,
-  replaceDocumentRange,
-  setDocumentMeta,
-  snapshotDocument,
-  type SessionDocument,
-} from '../core/session-document';
+import { DocumentStore, type DocumentChange } from '../core/document-store';
+import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
+import type { SummarizationOptions } from '../core/legacy-summarization';
+import type { CallOptions } from '../core/memory.interface';
+import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
 import { isWrongLastSequence, natsRequest } from './nats-request.error';
 import {
@@ -97,9 +73,7 @@ interface Known {
  * `NatsRequestError` within the KV handle's timeout. A write that times out while the server is
  * unreachable is ambiguous: the client may deliver it once it reconnects.
  */
-export class NatsMemory implements SessionStore {
-  private readonly legacy: LegacySummarization | null;
-  private readonly now: () => Date;
+export class NatsMemory extends DocumentStore {
   private known: Known | null = null;
   /** Writes of this instance run one at a time: they would only lose races against each other. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -109,11 +83,14 @@ export class NatsMemory implements SessionStore {
     /** The bucket's KV handle. */
     readonly kv: KV,
     /** The session id, which is also the key. */
-    readonly sessionId: string,
+    sessionId: string,
     private readonly opts: NatsMemoryOptions,
   ) {
-    this.legacy = opts.summarization ? new LegacySummarization(opts.summarization) : null;
-    this.now = opts.now ?? (() => new Date());
+    super(sessionId, {
+      pruneCompacted: opts.pruneCompacted ?? true,
+      summarization: opts.summarization,
+      now: opts.now ?? (() => new Date()),
+    });
     this.maxValueSize = opts.maxValueSize;
   }
 
@@ -137,19 +114,6 @@ export class NatsMemory implements SessionStore {
     return sessionInfoOf(sessionId, loadedSession(sessionId, entry));
   }
 
-  async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
-    throwIfAborted(opts);
-    return documentContext((await this.load()).doc);
-  }
-
-  async save(messages: readonly Message[], opts?: CallOptions): Promise<void> {
-    const batch = deepFreeze(decodeMessages(messages));
-    throwIfAborted(opts);
-    if (batch.length === 0) return;
-    const committed = await this.update((doc) => appendToDocument(doc, batch), opts);
-    if (this.legacy && committed) await this.summarizeIfDue(this.legacy, committed, opts);
-  }
-
   /** Purges the key (also a corrupt value): the session is then as if new. */
   async clear(opts?: CallOptions): Promise<void> {
     throwIfAborted(opts);
@@ -161,49 +125,12 @@ export class NatsMemory implements SessionStore {
     await run;
   }
 
-  async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
-    throwIfAborted(opts);
-    const { doc } = await this.load();
-    return { snapshot: doc.snapshot, tail: documentTail(doc) };
-  }
-
-  async entries(query?: EntriesQuery, opts?: CallOptions): Promise<Entry[]> {
-    throwIfAborted(opts);
-    const { doc } = await this.load();
-    return documentEntriesPage(doc, query);
-  }
-
-  async saveSnapshot(
-    snapshot: Snapshot,
-    upTo: Cursor,
-    prev: StoredSnapshot | null,
-    opts?: CallOptions,
-  ): Promise<StoredSnapshot> {
-    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
-    const pinned = deepFreeze(decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
-    throwIfAborted(opts);
-    let stored: StoredSnapshot | null = null;
-    await this.update((doc) => {
-      const swapped = snapshotDocument(this.sessionId, doc, { ...snapshot, pinned }, upTo, prev, {
-        prune: this.opts.pruneCompacted ?? true,
-        now: this.now(),
-      });
-      stored = swapped.stored;
-      return swapped.doc;
-    }, opts);
-    return stored!;
-  }
-
-  async setMeta(key: string, value: string): Promise<void> {
-    await this.update((doc) => setDocumentMeta(doc, key, value));
-  }
-
-  async meta(): Promise<Record<string, string>> {
-    return { ...(await this.load()).doc.meta };
-  }
-
   /** The key as it is now, decoded; remembered as the base of the next save. */
-  private async load(): Promise<LoadedSession> {
+  protected async load(): Promise<SessionDocument> {
+    return (await this.loadSession()).doc;
+  }
+
+  private async loadSession(): Promise<LoadedSession> {
     const entry = await natsRequest('read', this.sessionId, () => this.kv.get(this.sessionId));
     const loaded = loadedSession(this.sessionId, entry);
     const doc = deepFreeze(loaded.doc);
@@ -217,8 +144,8 @@ export class NatsMemory implements SessionStore {
    * corrupt value and a value over the limit are thrown as they are, decided on a fresh read.
    * @returns the document written, or null when nothing was.
    */
-  private update(
-    change: (doc: SessionDocument) => SessionDocument | null,
+  protected update(
+    change: DocumentChange,
     opts?: CallOptions,
   ): Promise<SessionDocument | null> {
     const run = this.queue.then(() => this.compareAndSwap(change, opts));
@@ -227,7 +154,7 @@ export class NatsMemory implements SessionStore {
   }
 
   private async compareAndSwap(
-    change: (doc: SessionDocument) => SessionDocument | null,
+    change: DocumentChange,
     opts?: CallOptions,
   ): Promise<SessionDocument | null> {
     const known = this.known;
@@ -250,7 +177,7 @@ export class NatsMemory implements SessionStore {
     }
     for (let attempt = 1; attempt <= NATS_WRITE_ATTEMPTS; attempt++) {
       throwIfAborted(opts);
-      const { doc, revision } = await this.load();
+      const { doc, revision } = await this.loadSession();
       const next = change(doc);
       if (next === null) return null;
       const value = encodeSessionValue(next);
@@ -296,23 +223,6 @@ export class NatsMemory implements SessionStore {
     return effectiveLimit(maxPayload, this.maxValueSize ?? undefined);
   }
 
-  /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
-  private async summarizeIfDue(
-    legacy: LegacySummarization,
-    committed: SessionDocument,
-    opts?: CallOptions,
-  ): Promise<void> {
-    const due = legacy.plan(documentEntries(committed));
-    if (!due) return;
-    try {
-      const summary = deepFreeze(await legacy.summarize(due, opts));
-      const from = due[0]!.cursor;
-      const to = due[due.length - 1]!.cursor;
-      await this.update((doc) => replaceDocumentRange(doc, from, to, summary));
-    } catch (error) {
-      legacy.reportError(error);
-    }
-  }
 }
 
 /** Full jitter: a random wait up to `base * 2^(attempt-1)`, capped. */

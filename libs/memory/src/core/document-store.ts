@@ -1,0 +1,148 @@
+import { throwIfAborted } from './abort';
+import { deepFreeze } from './deep-freeze';
+import { SnapshotsUnsupportedError } from './errors';
+import { LegacySummarization, type SummarizationOptions } from './legacy-summarization';
+import type {
+  CallOptions,
+  Cursor,
+  EntriesQuery,
+  Entry,
+  SessionStore,
+  Snapshot,
+  SnapshotState,
+  StoredSnapshot,
+} from './memory.interface';
+import type { Message } from './message';
+import { decodeMessages } from './message.codec';
+import {
+  appendToDocument,
+  documentContext,
+  documentEntries,
+  documentEntriesPage,
+  documentTail,
+  replaceDocumentRange,
+  setDocumentMeta,
+  snapshotDocument,
+  type SessionDocument,
+} from './session-document';
+
+/** A change to a session's document; returning null writes nothing. */
+export type DocumentChange = (doc: SessionDocument) => SessionDocument | null;
+
+export interface DocumentStoreRules {
+  /** Drop the messages a snapshot covers when it is saved. */
+  pruneCompacted: boolean;
+  /** @deprecated see {@link SummarizationOptions}. */
+  summarization?: SummarizationOptions;
+  /** Messages kept (FIFO eviction past it). Default: all. */
+  capacity?: number;
+  /** Clock for snapshot times (and whatever the store stamps). */
+  now: () => Date;
+}
+
+/**
+ * The contract of a store that keeps a whole session as one document (in-process, JSON file,
+ * NATS KV value), written once: every method is a pure transition of `core/session-document.ts`.
+ * A subclass only says how the document is read ({@link load}) and how a change is applied
+ * atomically against concurrent writers ({@link update}), and how the session is removed.
+ *
+ * Stored messages are frozen, so they can be handed out without copying.
+ */
+export abstract class DocumentStore implements SessionStore {
+  protected readonly legacy: LegacySummarization | null;
+  protected readonly now: () => Date;
+
+  protected constructor(
+    /** The session id, for error messages (and the key or file name of the store). */
+    readonly sessionId: string,
+    private readonly rules: DocumentStoreRules,
+  ) {
+    this.legacy = rules.summarization ? new LegacySummarization(rules.summarization) : null;
+    this.now = rules.now;
+  }
+
+  /** The stored document now (`EMPTY_DOCUMENT` when there is none). */
+  protected abstract load(opts?: CallOptions): Promise<SessionDocument>;
+
+  /**
+   * Applies `change` to the stored document atomically: no other writer's change, in this process
+   * or another, lands between the read it is applied to and its write. Errors thrown by `change`
+   * propagate and nothing is written.
+   * @returns the document written, or null when `change` returned null.
+   */
+  protected abstract update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null>;
+
+  /** Removes messages, snapshot and metadata: the session is then as if new. */
+  abstract clear(opts?: CallOptions): Promise<void>;
+
+  async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
+    throwIfAborted(opts);
+    return documentContext(await this.load(opts));
+  }
+
+  async save(messages: readonly Message[], opts?: CallOptions): Promise<void> {
+    const batch = deepFreeze(decodeMessages(messages));
+    throwIfAborted(opts);
+    if (batch.length === 0) return;
+    const committed = await this.update((doc) => appendToDocument(doc, batch, this.rules.capacity), opts);
+    if (this.legacy && committed) await this.summarizeIfDue(this.legacy, committed, opts);
+  }
+
+  async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
+    throwIfAborted(opts);
+    const doc = await this.load(opts);
+    return { snapshot: doc.snapshot, tail: documentTail(doc) };
+  }
+
+  async entries(query?: EntriesQuery, opts?: CallOptions): Promise<Entry[]> {
+    throwIfAborted(opts);
+    return documentEntriesPage(await this.load(opts), query);
+  }
+
+  async saveSnapshot(
+    snapshot: Snapshot,
+    upTo: Cursor,
+    prev: StoredSnapshot | null,
+    opts?: CallOptions,
+  ): Promise<StoredSnapshot> {
+    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
+    const pinned = deepFreeze(decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
+    throwIfAborted(opts);
+    let stored: StoredSnapshot | null = null;
+    await this.update((doc) => {
+      const swapped = snapshotDocument(this.sessionId, doc, { ...snapshot, pinned }, upTo, prev, {
+        prune: this.rules.pruneCompacted,
+        now: this.now(),
+      });
+      stored = swapped.stored;
+      return swapped.doc;
+    }, opts);
+    return stored!;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.update((doc) => setDocumentMeta(doc, key, value));
+  }
+
+  async meta(): Promise<Record<string, string>> {
+    return { ...(await this.load()).meta };
+  }
+
+  /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
+  private async summarizeIfDue(
+    legacy: LegacySummarization,
+    committed: SessionDocument,
+    opts?: CallOptions,
+  ): Promise<void> {
+    const due = legacy.plan(documentEntries(committed));
+    if (!due) return;
+    try {
+      const summary = deepFreeze(await legacy.summarize(due, opts));
+      const from = due[0]!.cursor;
+      const to = due[due.length - 1]!.cursor;
+      await this.update((doc) => replaceDocumentRange(doc, from, to, summary));
+    } catch (error) {
+      legacy.reportError(error);
+    }
+  }
+}
