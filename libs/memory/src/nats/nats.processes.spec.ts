@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { conversation, texts } from '../../../../test/conformance/fixtures';
 import { TestBuckets } from '../../../../test/support/nats';
 import { testNatsUrl } from '../../../../test/support/services';
-import { runTogether, startScript } from './testing/child-script';
+import { runTogether, startScript } from '../../../../test/support/child-script';
 
 const WRITERS = 8;
 const TURNS = 100;
@@ -22,13 +23,10 @@ describe('NatsMemory across OS processes', () => {
     const session = `procs-${process.pid}-writers`;
     const results = await runTogether(
       Array.from({ length: WRITERS }, (_, w) =>
-        startScript<{ writer: string; retries: number }>('nats-writer.script.ts', [
-          testNatsUrl(),
-          backend.bucket,
-          session,
-          String(w),
-          String(TURNS),
-        ]),
+        startScript<{ writer: string; retries: number }>(
+          join(__dirname, 'testing', 'nats-writer.script.ts'),
+          [testNatsUrl(), backend.bucket, session, String(w), String(TURNS)],
+        ),
       ),
     );
     const retries = results.reduce((sum, r) => sum + r.retries, 0);
@@ -59,7 +57,7 @@ describe('NatsMemory across OS processes', () => {
         const outcomes = await runTogether(
           ['3', '4'].map((upTo) =>
             startScript<{ outcome: 'won' | 'lost'; code?: string }>(
-              'nats-snapshot-racer.script.ts',
+              join(__dirname, 'testing', 'nats-snapshot-racer.script.ts'),
               [testNatsUrl(), backend.bucket, session, upTo, `summary up to ${upTo}`],
             ),
           ),

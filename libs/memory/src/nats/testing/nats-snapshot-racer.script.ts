@@ -5,7 +5,7 @@
  */
 import { MemoryError } from '@agent-memory/memory';
 import { natsBackend } from '@agent-memory/memory/nats';
-import { readyAndWaitForGo } from './child-script';
+import { readyAndWaitForGo } from '../../../../../test/support/child-script';
 
 async function main(): Promise<void> {
   const [url, bucket, session, upTo, summary] = process.argv.slice(2) as [

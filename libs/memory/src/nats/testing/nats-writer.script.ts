@@ -5,7 +5,7 @@
  */
 import { ConcurrentUpdateError, assistantMessage, userMessage } from '@agent-memory/memory';
 import { natsBackend } from '@agent-memory/memory/nats';
-import { readyAndWaitForGo } from './child-script';
+import { readyAndWaitForGo } from '../../../../../test/support/child-script';
 
 async function main(): Promise<void> {
   const [url, bucket, session, writer, turns] = process.argv.slice(2) as [

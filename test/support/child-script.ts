@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-const REPO_ROOT = join(__dirname, '../../../../..');
+const REPO_ROOT = join(__dirname, '../..');
 
 export interface ScriptRun<T> {
   /** Resolves with the script's JSON result; rejects when it exits non-zero. */
@@ -15,11 +15,11 @@ export interface ScriptRun<T> {
   go(): void;
 }
 
-/** Starts `script` (a path relative to this folder) with `args`. */
+/** Starts `script` (an absolute path, such as `join(__dirname, 'testing', 'writer.script.ts')`) with `args`. */
 export function startScript<T>(script: string, args: string[]): ScriptRun<T> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['-r', '@swc-node/register', join(__dirname, script), ...args],
+    ['-r', '@swc-node/register', script, ...args],
     {
       cwd: REPO_ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,0 +1,22 @@
+/**
+ * `@agent-memory/memory/postgres`: sessions in PostgreSQL through TypeORM on `pg`. Importing this
+ * loads `typeorm` and `pg`; the core entry never does.
+ */
+export * from './postgres.store';
+export * from './postgres.backend';
+export * from './postgres.entities';
+export { PostgresRequestError } from './postgres-request.error';
+export {
+  DEFAULT_MEMORY_TABLE,
+  memoryTableNames,
+  type MemoryTableNames,
+} from './memory-table-names';
+export { ensureMemorySchema, memoryMigrationsApplied } from './memory-schema';
+export {
+  createMemoryMigrations,
+  memoryMigrationOptions,
+  MEMORY_MIGRATION_NAMES,
+  type MemoryMigrationClass,
+} from './migrations/memory-migrations';
+export { CreateMemoryTables1764680000000 } from './migrations/create-memory-tables.migration';
+export { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';

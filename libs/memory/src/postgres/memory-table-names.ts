@@ -1,0 +1,75 @@
+/** One plain SQL identifier: a letter or `_`, then up to 62 letters, digits or `_`. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/** Postgres truncates identifiers beyond 63 bytes; the longest suffix we append must still fit. */
+const MAX_IDENTIFIER_LENGTH = 63;
+const LONGEST_SUFFIX = '_migrations';
+
+/** The default `table` option. */
+export const DEFAULT_MEMORY_TABLE = 'conversation_memory';
+
+/** The tables and index one `table` option stands for, as quoted, schema-qualified SQL names. */
+export interface MemoryTableNames {
+  /** The `table` option as given, such as `conversation_memory` or `app.chat`. */
+  readonly table: string;
+  /** The schema from a `schema.` prefix, or null for the connection's current schema. */
+  readonly schema: string | null;
+  /** The messages table's own name, unqualified and unquoted. */
+  readonly base: string;
+  /** One row per message. */
+  readonly messages: string;
+  /** One snapshot row per session. */
+  readonly snapshots: string;
+  /** One row per session: counters, `updated_at`, metadata. */
+  readonly sessions: string;
+  /** The TypeORM migrations table of these tables, unqualified and unquoted. */
+  readonly migrationsTable: string;
+  /** The listing index on the sessions table, unqualified and unquoted. */
+  readonly recentIndex: string;
+}
+
+/**
+ * Validates the `table` option (`name` or `schema.name`, each `^[A-Za-z_][A-Za-z0-9_]{0,62}$`,
+ * short enough that `name_migrations` stays within 63 characters) and derives the table names.
+ * Runs before any SQL, so only validated identifiers are ever spliced into a statement.
+ * @throws RangeError naming the table and what is wrong with it.
+ */
+export function memoryTableNames(table: string = DEFAULT_MEMORY_TABLE): MemoryTableNames {
+  if (typeof table !== 'string') {
+    throw new RangeError(
+      `table must be a string such as "conversation_memory", got ${String(table)}`,
+    );
+  }
+  const parts = table.split('.');
+  if (parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) {
+    throw new RangeError(
+      `invalid table name ${JSON.stringify(table)}: use "name" or "schema.name", each starting ` +
+        'with a letter or "_" followed by letters, digits or "_" (at most 63 characters)',
+    );
+  }
+  const base = parts[parts.length - 1]!;
+  if (base.length + LONGEST_SUFFIX.length > MAX_IDENTIFIER_LENGTH) {
+    throw new RangeError(
+      `invalid table name ${JSON.stringify(table)}: "${base}" is ${base.length} characters long; ` +
+        `at most ${MAX_IDENTIFIER_LENGTH - LONGEST_SUFFIX.length} fit, as "${LONGEST_SUFFIX}" and ` +
+        'other suffixes are appended to it',
+    );
+  }
+  const schema = parts.length === 2 ? parts[0]! : null;
+  if (schema?.toLowerCase().startsWith('pg_')) {
+    // PostgreSQL reserves these names for its system schemas: CREATE SCHEMA would refuse it.
+    throw new RangeError(
+      `invalid table name ${JSON.stringify(table)}: schema names starting with "pg_" are reserved by PostgreSQL`,
+    );
+  }
+  const qualified = (name: string) => (schema ? `"${schema}"."${name}"` : `"${name}"`);
+  return {
+    table,
+    schema,
+    base,
+    messages: qualified(base),
+    snapshots: qualified(`${base}_snapshots`),
+    sessions: qualified(`${base}_sessions`),
+    migrationsTable: `${base}_migrations`,
+    recentIndex: `${base}_recent_idx`,
+  };
+}

@@ -1,0 +1,46 @@
+import type { MigrationInterface } from 'typeorm';
+import { memoryTableNames } from '../memory-table-names';
+import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
+
+/** A migration class TypeORM can instantiate (its `migrations` option takes classes, not instances). */
+export type MemoryMigrationClass = new () => MigrationInterface;
+
+/**
+ * The TypeORM migrations that create the tables of `table` (default `conversation_memory`; a
+ * `schema.` prefix is allowed), in order, as classes bound to those table names. Pass them as a
+ * DataSource's explicit `migrations` array.
+ * @throws RangeError when `table` is not a valid name, before any SQL.
+ */
+export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
+  const names = memoryTableNames(table);
+  return [
+    class extends CreateMemoryTables1764680000000 {
+      constructor() {
+        super(names);
+      }
+    },
+  ];
+}
+
+/** The names of the migrations of {@link createMemoryMigrations}, in order. */
+export const MEMORY_MIGRATION_NAMES: readonly string[] = [
+  CreateMemoryTables1764680000000.migrationName,
+];
+
+/**
+ * The DataSource options that keep the migrations of `table` apart from any other: its own
+ * migrations table (`<table>_migrations`, in the same schema) and the explicit migrations array.
+ * Used by both `ensureMemorySchema` and the CLI data source.
+ */
+export function memoryMigrationOptions(table?: string): {
+  migrations: MemoryMigrationClass[];
+  migrationsTableName: string;
+  schema: string | undefined;
+} {
+  const names = memoryTableNames(table);
+  return {
+    migrations: createMemoryMigrations(table),
+    migrationsTableName: names.migrationsTable,
+    schema: names.schema ?? undefined,
+  };
+}

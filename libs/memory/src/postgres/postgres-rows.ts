@@ -1,0 +1,74 @@
+import { CorruptSessionError } from '../core/errors';
+import type { Entry, StoredSnapshot } from '../core/memory.interface';
+import { decodeMessage, decodeMessages } from '../core/message.codec';
+
+/** A row of the context query: the snapshot row (seq null) or one message row. */
+export interface ContextRow {
+  seq: string | null;
+  message: unknown;
+  upto_seq: string | null;
+  snapshot: unknown;
+  created_at: Date | null;
+}
+
+/**
+ * Decodes the rows of the context query into the snapshot and the entries after it.
+ * @throws CorruptSessionError naming the session and the seq of a row that does not decode.
+ */
+export function decodeContextRows(
+  session: string,
+  rows: readonly ContextRow[],
+): { snapshot: StoredSnapshot | null; tail: Entry[] } {
+  let snapshot: StoredSnapshot | null = null;
+  const tail: Entry[] = [];
+  for (const row of rows) {
+    if (row.seq === null) {
+      snapshot = decodeSnapshotRow(session, row);
+      continue;
+    }
+    tail.push({
+      cursor: Number(row.seq),
+      message: decodeRowMessage(session, row.seq, row.message),
+    });
+  }
+  return { snapshot, tail };
+}
+
+/** @throws CorruptSessionError naming the session and seq when `value` is not a message. */
+export function decodeRowMessage(session: string, seq: string, value: unknown) {
+  try {
+    return decodeMessage(value, `message at seq ${seq}`);
+  } catch (error) {
+    throw new CorruptSessionError(
+      session,
+      `the message row at seq ${seq} does not decode: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+function decodeSnapshotRow(session: string, row: ContextRow): StoredSnapshot {
+  const value = row.snapshot as { summary?: unknown; pinned?: unknown } | null;
+  try {
+    if (!value || typeof value.summary !== 'string') throw new Error('"summary" is not a string');
+    if (value.pinned != null && !Array.isArray(value.pinned))
+      throw new Error('"pinned" is not a list');
+    const pinned = decodeMessages(
+      (value.pinned as unknown[] | null | undefined) ?? [],
+      'snapshot.pinned',
+    );
+    const stored: StoredSnapshot = {
+      summary: value.summary,
+      upTo: Number(row.upto_seq),
+      createdAt: row.created_at!.toISOString(),
+    };
+    if (pinned.length > 0) stored.pinned = pinned;
+    return stored;
+  } catch (error) {
+    throw new CorruptSessionError(
+      session,
+      `the snapshot row does not decode: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}

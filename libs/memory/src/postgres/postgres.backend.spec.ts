@@ -1,0 +1,16 @@
+import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
+import { describeBackendConformance } from '../../../../test/conformance/backend.conformance';
+import { TestSchemas } from '../../../../test/support/postgres';
+
+const schemas = new TestSchemas('pgconf');
+afterAll(() => schemas.cleanup());
+
+describeBackendConformance('postgres', {
+  create: (opts) => postgresBackend({ url: schemas.url, table: schemas.nextTable(), ...opts }),
+  reopen: (backend, opts) =>
+    postgresBackend({
+      url: schemas.url,
+      table: (backend as PostgresBackend).tables.table,
+      ...opts,
+    }),
+});

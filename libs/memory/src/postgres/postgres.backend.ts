@@ -1,0 +1,187 @@
+import { DataSource } from 'typeorm';
+import type {
+  MemoryBackend,
+  SessionInfo,
+  SessionPage,
+  ListSessionsQuery,
+} from '../core/backend.interface';
+import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import { assertSessionId } from '../core/session-id';
+import { decodeListToken, encodeListToken, listLimit } from '../core/session-list';
+import { ensureMemorySchema, memoryMigrationsApplied } from './memory-schema';
+import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
+import { pgRequest } from './postgres-request.error';
+import { PostgresMemory } from './postgres.store';
+
+/** Default wait for a new connection, in milliseconds. */
+export const DEFAULT_PG_CONNECT_TIMEOUT_MS = 5000;
+/** Default `statement_timeout` of the connections the backend opens, in milliseconds. */
+export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 15_000;
+
+interface PostgresBackendCommonOptions {
+  /** The messages table, `name` or `schema.name`; default `conversation_memory`. */
+  table?: string;
+  /** Run the pending memory migrations when the backend is created. Default true. */
+  ensureSchema?: boolean;
+  /** Delete the messages a snapshot covers. Default false. */
+  pruneCompacted?: boolean;
+  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
+  summarization?: SummarizationOptions;
+}
+
+export type PostgresBackendOptions = PostgresBackendCommonOptions &
+  (
+    | {
+        /** A `postgres://` URL: the backend opens a DataSource of its own and destroys it on `close()`. */
+        url: string;
+        /** Wait for a new connection, in ms. Default {@link DEFAULT_PG_CONNECT_TIMEOUT_MS}. */
+        connectTimeoutMs?: number;
+        /** `statement_timeout` of its connections, in ms. Default {@link DEFAULT_PG_STATEMENT_TIMEOUT_MS}. */
+        statementTimeoutMs?: number;
+        /** Connections in its pool. Default 10. */
+        poolSize?: number;
+        dataSource?: never;
+      }
+    | {
+        /** A DataSource the caller owns (initialised here if it is not yet); `close()` leaves it open. */
+        dataSource: DataSource;
+        url?: never;
+      }
+  );
+
+/** The PostgreSQL backend: the port plus what a health indicator needs. */
+export interface PostgresBackend extends MemoryBackend {
+  readonly kind: 'postgres';
+  readonly dataSource: DataSource;
+  /** The validated table names. */
+  readonly tables: MemoryTableNames;
+  /** Whether every memory migration of the table is applied (false when none is). */
+  migrationsApplied(): Promise<boolean>;
+}
+
+interface SessionRow {
+  session_id: string;
+  saved: string;
+  stored: string;
+  updated_at: Date;
+  meta: Record<string, string>;
+  upto_seq: string | null;
+}
+
+/**
+ * Sessions in PostgreSQL ({@link PostgresMemory}). `list` is one keyset query on the sessions
+ * table's `(updated_at desc, session_id)` index; `search` is `ILIKE` on the id or `meta->>'title'`.
+ * @throws RangeError before any SQL when `table` or `summarization` is invalid.
+ * @throws PostgresRequestError when the database cannot be reached or the migrations fail.
+ */
+export async function postgresBackend(options: PostgresBackendOptions): Promise<PostgresBackend> {
+  const tables = memoryTableNames(options.table);
+  // Checked once here, so that a bad option fails at start-up rather than on the first open.
+  if (options.summarization) new LegacySummarization(options.summarization);
+  const owned = options.url !== undefined;
+  const dataSource = owned
+    ? new DataSource({
+        type: 'postgres',
+        url: options.url,
+        connectTimeoutMS: options.connectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS,
+        poolSize: options.poolSize ?? 10,
+        extra: { statement_timeout: options.statementTimeoutMs ?? DEFAULT_PG_STATEMENT_TIMEOUT_MS },
+        synchronize: false,
+        logging: false,
+      })
+    : options.dataSource;
+  try {
+    if (!dataSource.isInitialized) await pgRequest('connect', null, () => dataSource.initialize());
+    if (options.ensureSchema ?? true) {
+      await pgRequest('run the migrations', null, () =>
+        ensureMemorySchema(dataSource, options.table),
+      );
+    }
+  } catch (error) {
+    if (owned && dataSource.isInitialized) await dataSource.destroy();
+    throw error;
+  }
+  const storeOptions = {
+    table: options.table,
+    ensureSchema: false,
+    pruneCompacted: options.pruneCompacted,
+    summarization: options.summarization,
+  };
+  const sql = statements(tables);
+
+  return {
+    kind: 'postgres',
+    dataSource,
+    tables,
+    open: (sessionId) => PostgresMemory.open(dataSource, sessionId, storeOptions),
+
+    async list(q: ListSessionsQuery): Promise<SessionPage> {
+      const limit = listLimit(q);
+      const after = q.after ? decodeListToken(q.after) : null;
+      const rows = (await pgRequest('list sessions', null, () =>
+        dataSource.query(sql.list, [
+          q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+          after?.updatedAt ?? null,
+          after?.id ?? null,
+          limit + 1,
+        ]),
+      )) as SessionRow[];
+      const items = rows.slice(0, limit).map(sessionInfo);
+      const last = items[items.length - 1];
+      return { items, next: rows.length > limit && last ? encodeListToken(last) : null };
+    },
+
+    async inspect(sessionId: string): Promise<SessionInfo | null> {
+      assertSessionId(sessionId);
+      const rows = (await pgRequest('inspect', sessionId, () =>
+        dataSource.query(sql.inspect, [sessionId]),
+      )) as SessionRow[];
+      return rows[0] ? sessionInfo(rows[0]) : null;
+    },
+
+    async delete(sessionId: string): Promise<void> {
+      assertSessionId(sessionId);
+      await (await PostgresMemory.open(dataSource, sessionId, storeOptions)).clear();
+    },
+
+    async check(): Promise<void> {
+      await pgRequest('check', null, () => dataSource.query('SELECT 1'));
+    },
+
+    migrationsApplied: () =>
+      pgRequest('read the migrations', null, () =>
+        memoryMigrationsApplied(dataSource, options.table),
+      ),
+
+    async close(): Promise<void> {
+      if (owned && dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
+
+function sessionInfo(row: SessionRow): SessionInfo {
+  return {
+    id: row.session_id,
+    messages: Number(row.saved),
+    stored: Number(row.stored),
+    updatedAt: row.updated_at.toISOString(),
+    hasSnapshot: row.upto_seq !== null,
+    snapshotUpTo: row.upto_seq === null ? null : Number(row.upto_seq),
+    meta: row.meta,
+  };
+}
+
+function statements({ snapshots, sessions }: MemoryTableNames) {
+  const columns = `s.session_id, s.saved, s.stored, s.updated_at, s.meta, sn.upto_seq
+    FROM ${sessions} s LEFT JOIN ${snapshots} sn ON sn.session_id = s.session_id`;
+  return {
+    inspect: `SELECT ${columns} WHERE s.session_id = $1`,
+    // Newest first, ties by id: the page after (t, id) is updated_at < t, or = t with a greater id.
+    list: `SELECT ${columns}
+      WHERE ($1::text IS NULL OR s.session_id ILIKE $1 OR s.meta->>'title' ILIKE $1)
+        AND ($2::timestamptz IS NULL OR s.updated_at < $2::timestamptz
+             OR (s.updated_at = $2::timestamptz AND s.session_id > $3::text))
+      ORDER BY s.updated_at DESC, s.session_id
+      LIMIT $4`,
+  };
+}

@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+import {
+  createMemoryMigrations,
+  MemoryMigrationDataSource,
+  memoryMigrationsApplied,
+  PostgresMemory,
+  postgresBackend,
+} from '@agent-memory/memory/postgres';
+import { userMessage } from '@agent-memory/memory';
+import { TestSchemas } from '../../../../test/support/postgres';
+import { runTogether, startScript } from '../../../../test/support/child-script';
+
+const REPO_ROOT = join(__dirname, '../../../..');
+const schemas = new TestSchemas('pgmig');
+let dataSource: DataSource;
+
+beforeAll(async () => {
+  dataSource = await new DataSource({
+    type: 'postgres',
+    url: schemas.url,
+    poolSize: 2,
+  }).initialize();
+});
+afterAll(async () => {
+  await dataSource.destroy();
+  await schemas.cleanup();
+});
+
+async function tablesOf(schema: string): Promise<string[]> {
+  const rows = await schemas.query<{ table_name: string }>(
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+    [schema],
+  );
+  return rows.map((r) => r.table_name);
+}
+
+const MEMORY_TABLES = [
+  'conversation_memory',
+  'conversation_memory_sessions',
+  'conversation_memory_snapshots',
+];
+
+describe('the memory migrations', () => {
+  it('go up, down and up again on an empty schema, and the store works on the result', async () => {
+    const schema = schemas.next();
+    const table = `${schema}.conversation_memory`;
+    const migrator = await new MemoryMigrationDataSource({ url: schemas.url }, table).initialize();
+    try {
+      expect(await memoryMigrationsApplied(dataSource, table)).toBe(false);
+      await migrator.runMigrations({ transaction: 'all' });
+      expect(await tablesOf(schema)).toEqual([
+        'conversation_memory',
+        'conversation_memory_migrations',
+        'conversation_memory_sessions',
+        'conversation_memory_snapshots',
+      ]);
+      expect(await memoryMigrationsApplied(dataSource, table)).toBe(true);
+
+      await migrator.undoLastMigration({ transaction: 'all' });
+      expect(await tablesOf(schema)).toEqual(['conversation_memory_migrations']);
+      expect(await memoryMigrationsApplied(dataSource, table)).toBe(false);
+
+      await migrator.runMigrations({ transaction: 'all' });
+      expect(await memoryMigrationsApplied(dataSource, table)).toBe(true);
+    } finally {
+      await migrator.destroy();
+    }
+    const memory = await PostgresMemory.open(dataSource, 'after-migrations', {
+      table,
+      ensureSchema: false,
+    });
+    await memory.save([userMessage('hello')]);
+    expect((await memory.loadSnapshot()).tail).toHaveLength(1);
+  });
+
+  it('run through the TypeORM CLI scripts (npm run migration:run / migration:revert)', async () => {
+    const schema = schemas.next();
+    const env = {
+      ...process.env,
+      DATABASE_URL: schemas.url,
+      MEMORY_PG_TABLE: `${schema}.conversation_memory`,
+    };
+    const run = (script: string) =>
+      promisify(execFile)('npm', ['run', '--silent', script], { cwd: REPO_ROOT, env });
+    await run('migration:run');
+    expect(await tablesOf(schema)).toEqual(expect.arrayContaining(MEMORY_TABLES));
+    await run('migration:revert');
+    expect(await tablesOf(schema)).toEqual(['conversation_memory_migrations']);
+  }, 60_000);
+
+  it('do not collide when four processes run them at once on one table', async () => {
+    const table = schemas.nextTable();
+    const results = await runTogether(
+      [1, 2, 3, 4].map(() =>
+        startScript<{ applied: boolean }>(join(__dirname, 'testing', 'pg-migrate.script.ts'), [
+          schemas.url,
+          table,
+        ]),
+      ),
+    );
+    expect(results).toEqual([
+      { applied: true },
+      { applied: true },
+      { applied: true },
+      { applied: true },
+    ]);
+    const [schema, base] = table.split('.');
+    const recorded = await schemas.query(`SELECT name FROM "${schema}"."${base}_migrations"`);
+    expect(recorded).toHaveLength(createMemoryMigrations(table).length);
+  }, 60_000);
+
+  it.each(['a;drop', '1abc', 'a.b.c', 'a b', 'schema."x"', '', 'pg_temp.memory'])(
+    'refuse the table name %j before any SQL',
+    async (bad) => {
+      expect(() => createMemoryMigrations(bad)).toThrow(RangeError);
+      expect(() => new MemoryMigrationDataSource({ url: schemas.url }, bad)).toThrow(
+        /invalid table name/,
+      );
+      // Neither DataSource can run SQL: an unreachable server and one never initialised.
+      await expect(
+        postgresBackend({ url: 'postgres://postgres@127.0.0.1:1/none', table: bad }),
+      ).rejects.toThrow(/invalid table name/);
+      const never = new DataSource({ type: 'postgres', url: schemas.url });
+      await expect(PostgresMemory.open(never, 'x', { table: bad })).rejects.toThrow(RangeError);
+    },
+  );
+
+  it('refuse a name too long for the suffixed tables', () => {
+    expect(() => createMemoryMigrations('x'.repeat(53))).toThrow(/at most 52 fit/);
+    expect(() => createMemoryMigrations('x'.repeat(52))).not.toThrow();
+  });
+});

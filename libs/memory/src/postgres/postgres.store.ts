@@ -1,0 +1,315 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { throwIfAborted } from '../core/abort';
+import { SnapshotsUnsupportedError } from '../core/errors';
+import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import type {
+  CallOptions,
+  Cursor,
+  EntriesQuery,
+  Entry,
+  SessionStore,
+  Snapshot,
+  SnapshotState,
+  StoredSnapshot,
+} from '../core/memory.interface';
+import type { Message } from '../core/message';
+import { decodeMessages } from '../core/message.codec';
+import { assertSessionId } from '../core/session-id';
+import { assertSnapshotSwap, storedSnapshot, summaryMessages } from '../core/snapshot';
+import { dropOrphanedToolResults } from '../core/tool-pairing';
+import { ensureMemorySchema } from './memory-schema';
+import { preparedQuery } from './postgres-prepared';
+import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
+import { pgRequest } from './postgres-request.error';
+import { decodeContextRows, decodeRowMessage, type ContextRow } from './postgres-rows';
+
+/** `updated_at` is kept at millisecond precision, the precision of list tokens and ISO strings. */
+const NOW_MS = "date_trunc('milliseconds', now())";
+
+export interface PostgresMemoryOptions {
+  /**
+   * The messages table, `name` or `schema.name` (default `conversation_memory`); the snapshots and
+   * sessions tables are `<name>_snapshots` and `<name>_sessions` next to it.
+   */
+  table?: string;
+  /** Run the memory migrations (creating the schema of a prefix) on open when missing. Default true. */
+  ensureSchema?: boolean;
+  /** Delete the messages a snapshot covers, in the snapshot's transaction. Default false. */
+  pruneCompacted?: boolean;
+  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
+  summarization?: SummarizationOptions;
+}
+
+/**
+ * A session stored in PostgreSQL through a TypeORM `DataSource` on `pg`: one row per message
+ * (`seq bigserial` is the cursor), the latest snapshot in `<table>_snapshots`, counters and
+ * metadata in `<table>_sessions`. Several processes can share a session.
+ *
+ * Every write locks the session's row (an upsert or `SELECT … FOR UPDATE`), so writers of one
+ * session are serialised across processes and a batch's seqs are contiguous. `saveSnapshot` is a
+ * compare-and-swap decided in SQL under that lock. A message row that does not decode raises
+ * `CorruptSessionError` naming the session and seq and is left as it is. Database errors (an
+ * unreachable server, a statement timeout) are thrown as TypeORM/`pg` raised them.
+ */
+export class PostgresMemory implements SessionStore {
+  private readonly legacy: LegacySummarization | null;
+  private readonly sql: ReturnType<typeof statements>;
+
+  private constructor(
+    readonly dataSource: DataSource,
+    readonly sessionId: string,
+    readonly tables: MemoryTableNames,
+    private readonly opts: PostgresMemoryOptions,
+  ) {
+    this.legacy = opts.summarization ? new LegacySummarization(opts.summarization) : null;
+    this.sql = statements(tables);
+  }
+
+  /**
+   * A memory over session `sessionId`. With `ensureSchema` (default) it first runs the pending
+   * migrations; otherwise it reads nothing, so a corrupt session can still be cleared.
+   * @throws InvalidSessionIdError or RangeError (bad `table`, bad `summarization`) before any SQL.
+   */
+  static async open(
+    dataSource: DataSource,
+    sessionId: string,
+    opts: PostgresMemoryOptions = {},
+  ): Promise<PostgresMemory> {
+    assertSessionId(sessionId);
+    const tables = memoryTableNames(opts.table);
+    const memory = new PostgresMemory(dataSource, sessionId, tables, opts);
+    if (opts.ensureSchema ?? true) {
+      await pgRequest('run the migrations', sessionId, () =>
+        ensureMemorySchema(dataSource, opts.table),
+      );
+    }
+    return memory;
+  }
+
+  async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
+    const { snapshot, tail } = await this.loadSnapshot(opts);
+    const messages = tail.map((entry) => entry.message);
+    return dropOrphanedToolResults(
+      snapshot ? [...summaryMessages(snapshot), ...messages] : messages,
+    );
+  }
+
+  async save(messages: readonly Message[], opts?: CallOptions): Promise<void> {
+    const batch = decodeMessages(messages);
+    throwIfAborted(opts);
+    if (batch.length === 0) return;
+    await pgRequest('save', this.sessionId, () =>
+      preparedQuery(this.dataSource, this.sql.save, [
+        this.sessionId,
+        batch.map((message) => JSON.stringify(message)),
+        batch.length,
+      ]),
+    );
+    if (this.legacy) await this.summarizeIfDue(this.legacy, opts);
+  }
+
+  /** Deletes the session's messages, snapshot and row (also corrupt ones): it is then as if new. */
+  async clear(opts?: CallOptions): Promise<void> {
+    throwIfAborted(opts);
+    await pgRequest('clear', this.sessionId, () =>
+      this.dataSource.transaction(async (tx) => {
+        await tx.query(this.sql.lockSession, [this.sessionId]);
+        await tx.query(this.sql.clear, [this.sessionId]);
+      }),
+    );
+  }
+
+  async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
+    throwIfAborted(opts);
+    const rows = (await pgRequest('read', this.sessionId, () =>
+      preparedQuery(this.dataSource, this.sql.context, [this.sessionId]),
+    )) as ContextRow[];
+    return decodeContextRows(this.sessionId, rows);
+  }
+
+  async entries(query: EntriesQuery = {}, opts?: CallOptions): Promise<Entry[]> {
+    throwIfAborted(opts);
+    const rows = (await pgRequest('read entries', this.sessionId, () =>
+      preparedQuery(this.dataSource, this.sql.entriesPage, [
+        this.sessionId,
+        query.after ?? 0,
+        query.limit ?? null,
+      ]),
+    )) as { seq: string; message: unknown }[];
+    return rows.map((row) => ({
+      cursor: Number(row.seq),
+      message: decodeRowMessage(this.sessionId, row.seq, row.message),
+    }));
+  }
+
+  async saveSnapshot(
+    snapshot: Snapshot,
+    upTo: Cursor,
+    prev: StoredSnapshot | null,
+    opts?: CallOptions,
+  ): Promise<StoredSnapshot> {
+    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
+    const pinned = decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned');
+    throwIfAborted(opts);
+    return pgRequest('save a snapshot', this.sessionId, () =>
+      this.swapSnapshot(snapshot, pinned, upTo, prev),
+    );
+  }
+
+  private swapSnapshot(
+    snapshot: Snapshot,
+    pinned: Message[],
+    upTo: Cursor,
+    prev: StoredSnapshot | null,
+  ): Promise<StoredSnapshot> {
+    return this.dataSource.transaction(async (tx) => {
+      await tx.query(this.sql.lockSession, [this.sessionId]);
+      // Read in a statement of its own, after the lock: its snapshot then sees the last writer's commit.
+      const [state] = (await tx.query(this.sql.snapshotState, [this.sessionId])) as [
+        { upto_seq: string | null; last_seq: string | null },
+      ];
+      const latest = state.upto_seq === null ? null : Number(state.upto_seq);
+      assertSnapshotSwap(
+        this.sessionId,
+        latest === null ? null : { summary: '', upTo: latest, createdAt: '' },
+        prev,
+        upTo,
+        state.last_seq === null ? null : Number(state.last_seq),
+      );
+      const stored = storedSnapshot({ ...snapshot, pinned }, upTo, new Date());
+      const value = JSON.stringify(
+        stored.pinned
+          ? { summary: stored.summary, pinned: stored.pinned }
+          : { summary: stored.summary },
+      );
+      await tx.query(this.sql.swapSnapshot, [
+        this.sessionId,
+        upTo,
+        value,
+        stored.createdAt,
+        this.opts.pruneCompacted ?? false,
+      ]);
+      return stored;
+    });
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await pgRequest('set metadata', this.sessionId, () =>
+      preparedQuery(this.dataSource, value === '' ? this.sql.removeMeta : this.sql.setMeta, [
+        this.sessionId,
+        key,
+        ...(value === '' ? [] : [value]),
+      ]),
+    );
+  }
+
+  async meta(): Promise<Record<string, string>> {
+    const rows = (await pgRequest('read metadata', this.sessionId, () =>
+      preparedQuery(this.dataSource, this.sql.meta, [this.sessionId]),
+    )) as {
+      meta: Record<string, string>;
+    }[];
+    return { ...(rows[0]?.meta ?? {}) };
+  }
+
+  /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
+  private async summarizeIfDue(legacy: LegacySummarization, opts?: CallOptions): Promise<void> {
+    try {
+      const rows = (await this.dataSource.query(this.sql.allRows, [this.sessionId])) as {
+        seq: string;
+        message: unknown;
+      }[];
+      const kept: Entry[] = rows.map((row) => ({
+        cursor: Number(row.seq),
+        message: decodeRowMessage(this.sessionId, row.seq, row.message),
+      }));
+      const due = legacy.plan(kept);
+      if (!due) return;
+      const summary = await legacy.summarize(due, opts);
+      const from = due[0]!.cursor;
+      const to = due[due.length - 1]!.cursor;
+      await this.dataSource.transaction((tx) => this.replaceRange(tx, from, to, summary));
+    } catch (error) {
+      legacy.reportError(error);
+    }
+  }
+
+  /** Swaps rows `from`…`to` for `summary` (at seq `to`) if `from` is still the oldest kept row. */
+  private async replaceRange(
+    tx: EntityManager,
+    from: number,
+    to: number,
+    summary: Message,
+  ): Promise<void> {
+    await tx.query(this.sql.lockSession, [this.sessionId]);
+    const [{ first }] = (await tx.query(this.sql.firstSeq, [this.sessionId])) as [
+      { first: string | null },
+    ];
+    if (first === null || Number(first) !== from) return;
+    const [, deleted] = (await tx.query(this.sql.deleteRange, [this.sessionId, from, to])) as [
+      unknown,
+      number,
+    ];
+    await tx.query(this.sql.insertAt, [this.sessionId, to, JSON.stringify(summary)]);
+    await tx.query(this.sql.adjustStored, [this.sessionId, 1 - deleted]);
+  }
+}
+
+/** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
+function statements({ messages, snapshots, sessions }: MemoryTableNames) {
+  return {
+    // The upsert locks the session row until commit: the next writer's seqs come after this batch's.
+    save: `WITH session AS (
+        INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
+        VALUES ($1, $3::bigint, $3::bigint, ${NOW_MS})
+        ON CONFLICT (session_id) DO UPDATE
+          SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
+              updated_at = excluded.updated_at
+        RETURNING session_id
+      )
+      INSERT INTO ${messages} (session_id, message)
+      SELECT session.session_id, batch.message
+      FROM session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
+      ORDER BY batch.ord`,
+    context: `WITH snap AS (
+        SELECT upto_seq, snapshot, created_at FROM ${snapshots} WHERE session_id = $1
+      )
+      SELECT NULL::bigint AS seq, NULL::jsonb AS message, upto_seq, snapshot, created_at FROM snap
+      UNION ALL
+      SELECT m.seq, m.message, NULL, NULL, NULL FROM ${messages} m
+      WHERE m.session_id = $1 AND m.seq > COALESCE((SELECT upto_seq FROM snap), 0)
+      ORDER BY seq NULLS FIRST`,
+    allRows: `SELECT seq, message FROM ${messages} WHERE session_id = $1 ORDER BY seq`,
+    // LIMIT NULL is no limit.
+    entriesPage: `SELECT seq, message FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+    lockSession: `SELECT 1 FROM ${sessions} WHERE session_id = $1 FOR UPDATE`,
+    snapshotState: `SELECT
+        (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1) AS upto_seq,
+        (SELECT max(seq) FROM ${messages} WHERE session_id = $1) AS last_seq`,
+    swapSnapshot: `WITH snap AS (
+        INSERT INTO ${snapshots} (session_id, upto_seq, snapshot, created_at)
+        VALUES ($1, $2, $3::jsonb, $4::timestamptz)
+        ON CONFLICT (session_id) DO UPDATE
+          SET upto_seq = excluded.upto_seq, snapshot = excluded.snapshot, created_at = excluded.created_at
+      ),
+      pruned AS (
+        DELETE FROM ${messages} WHERE $5::boolean AND session_id = $1 AND seq <= $2 RETURNING 1
+      )
+      UPDATE ${sessions}
+      SET stored = stored - (SELECT count(*) FROM pruned), updated_at = ${NOW_MS}
+      WHERE session_id = $1`,
+    clear: `WITH gone_messages AS (DELETE FROM ${messages} WHERE session_id = $1),
+      gone_snapshot AS (DELETE FROM ${snapshots} WHERE session_id = $1)
+      DELETE FROM ${sessions} WHERE session_id = $1`,
+    setMeta: `INSERT INTO ${sessions} AS s (session_id, meta, updated_at)
+      VALUES ($1, jsonb_build_object($2::text, $3::text), ${NOW_MS})
+      ON CONFLICT (session_id) DO UPDATE
+        SET meta = s.meta || excluded.meta, updated_at = excluded.updated_at`,
+    removeMeta: `UPDATE ${sessions} SET meta = meta - $2::text, updated_at = ${NOW_MS} WHERE session_id = $1`,
+    meta: `SELECT meta FROM ${sessions} WHERE session_id = $1`,
+    firstSeq: `SELECT min(seq) AS first FROM ${messages} WHERE session_id = $1`,
+    deleteRange: `DELETE FROM ${messages} WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
+    insertAt: `INSERT INTO ${messages} (session_id, seq, message) VALUES ($1, $2, $3::jsonb)`,
+    adjustStored: `UPDATE ${sessions} SET stored = stored + $2, updated_at = ${NOW_MS} WHERE session_id = $1`,
+  };
+}
