@@ -1,3 +1,4 @@
+import type { CompactionResult } from '@agent-memory/memory';
 import { join } from 'node:path';
 import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
 import { conversation, texts } from '../../../../test/conformance/fixtures';
@@ -77,5 +78,32 @@ describe('PostgresMemory across OS processes', () => {
       expect(snapshot).toMatchObject({ summary: `summary up to ${upTo}`, upTo });
       expect(tail.map((e) => e.cursor)).toEqual(cursors.filter((c) => c > upTo));
     }
+  }, 120_000);
+
+  it('lets one of two processes compacting the same session at once win, losing nothing', async () => {
+    const session = `procs-${process.pid}-compact`;
+    const memory = await backend.open(session);
+    await memory.save(conversation(40));
+    const results = await runTogether(
+      ['first', 'second'].map((name) =>
+        startScript<CompactionResult>(join(__dirname, 'testing', 'pg-compactor.script.ts'), [
+          schemas.url,
+          backend.tables.table,
+          session,
+          '6',
+          name,
+        ]),
+      ),
+    );
+    const winners = results.filter((r) => r.compacted);
+    expect(winners.length).toBeGreaterThanOrEqual(1);
+    // The loser reloads and decides again: the winner's snapshot left it nothing new to cover.
+    for (const r of results.filter((r) => !r.compacted)) {
+      expect(['conflict', 'nothing-to-cover']).toContain(r.reason);
+    }
+    const { snapshot, tail } = await memory.loadSnapshot();
+    expect(snapshot?.upTo).toBe(Math.max(...winners.map((w) => w.upTo!)));
+    expect(tail.map((e) => e.message)).toEqual(conversation(40).slice(-6));
+    expect((await backend.inspect(session))?.messages).toBe(40);
   }, 120_000);
 });
