@@ -3,6 +3,7 @@ import {
   CorruptSessionError,
   jsonFileBackend,
   JsonFileMemory,
+  OpenAiCompatibleClient,
   SnapshotsUnsupportedError,
   SUMMARY_PREFIX,
   systemMessage,
@@ -206,26 +207,8 @@ async function startLlmServer(
   return state;
 }
 
-/** The smallest client for that endpoint: enough to drive the deprecated option. */
 function httpLlm(baseUrl: string): LlmClient {
-  return {
-    async complete(messages) {
-      const response = await fetch(`${baseUrl}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          model: 'test',
-          messages: messages.map((m) => ({
-            role: m.role,
-            content: m.parts.map((p) => p.text ?? '').join('\n'),
-          })),
-        }),
-      });
-      if (!response.ok) throw new Error(`LLM answered ${response.status}`);
-      const body = (await response.json()) as { choices: Array<{ message: { content: string } }> };
-      return { message: assistantMessage(body.choices[0]!.message.content) };
-    },
-  };
+  return new OpenAiCompatibleClient({ baseUrl, apiKey: 'test-key', model: 'test' });
 }
 
 describe('JsonFileMemory: deprecated summarization', () => {

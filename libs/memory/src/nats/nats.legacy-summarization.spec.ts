@@ -1,9 +1,8 @@
 import {
+  OpenAiCompatibleClient,
   SUMMARY_PREFIX,
   SnapshotsUnsupportedError,
-  assistantMessage,
   systemMessage,
-  textContent,
   userMessage,
   type LlmClient,
   type Message,
@@ -15,26 +14,8 @@ import { conversation, texts } from '../../../../test/conformance/fixtures';
 import { TestBuckets } from '../../../../test/support/nats';
 import { testNatsUrl } from '../../../../test/support/services';
 
-/**
- * A minimal OpenAI-compatible client over fetch (the library's `OpenAiCompatibleClient` was not
- * written yet when this test was): posts to `${baseUrl}/chat/completions`.
- */
 function chatClient(baseUrl: string): LlmClient {
-  return {
-    async complete(messages) {
-      const response = await fetch(`${baseUrl}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          model: 'test',
-          messages: messages.map((m) => ({ role: m.role, content: textContent(m) })),
-        }),
-      });
-      if (!response.ok) throw new Error(`chat completion failed with HTTP ${response.status}`);
-      const body = (await response.json()) as { choices: { message: { content: string } }[] };
-      return { message: assistantMessage(body.choices[0]!.message.content) };
-    },
-  };
+  return new OpenAiCompatibleClient({ baseUrl, apiKey: 'test-key', model: 'test' });
 }
 
 /** The local LLM server: answers "summary <n>", after running `beforeAnswer`; `failWith` makes it fail. */
