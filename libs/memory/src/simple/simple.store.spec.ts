@@ -1,4 +1,14 @@
-import { assistantMessage, SimpleMemory, SnapshotsUnsupportedError, toolResultMessage, userMessage } from '@agent-memory/memory';
+import {
+  assistantMessage,
+  OpenAiCompatibleClient,
+  SimpleMemory,
+  SnapshotsUnsupportedError,
+  SUMMARY_PREFIX,
+  textContent,
+  toolResultMessage,
+  userMessage,
+} from '@agent-memory/memory';
+import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
 import { conversation, texts } from '../../../../test/conformance/fixtures';
 
 describe('SimpleMemory', () => {
@@ -20,7 +30,9 @@ describe('SimpleMemory', () => {
   it('drops a tool result whose call was evicted', async () => {
     const memory = new SimpleMemory(2);
     await memory.save([
-      assistantMessage('', [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }]),
+      assistantMessage('', [
+        { id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } },
+      ]),
       toolResultMessage('c1', 'r'),
       userMessage('next'),
     ]);
@@ -41,9 +53,54 @@ describe('SimpleMemory', () => {
   });
 
   it('refuses snapshots when the deprecated summarization option is set', async () => {
-    const llm = { complete: async () => ({ message: assistantMessage('unused') }) };
+    // Snapshots are refused before anything could reach the LLM.
+    const llm = { complete: () => Promise.reject(new Error('the LLM must not be called')) };
     const memory = new SimpleMemory(10, { summarization: { llm, threshold: 4, size: 2 } });
     await memory.save(conversation(1));
-    await expect(memory.saveSnapshot({ summary: 's' }, 1, null)).rejects.toThrow(SnapshotsUnsupportedError);
+    await expect(memory.saveSnapshot({ summary: 's' }, 1, null)).rejects.toThrow(
+      SnapshotsUnsupportedError,
+    );
+  });
+});
+
+describe('SimpleMemory: deprecated summarization', () => {
+  let llm: FakeLlm;
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+  });
+  afterAll(() => llm.close());
+  const client = () =>
+    new OpenAiCompatibleClient({ baseUrl: llm.baseUrl, apiKey: 'k', model: 'm' });
+
+  it('replaces the oldest `size` messages by one summary system message once the threshold is reached', async () => {
+    const memory = new SimpleMemory(100, {
+      summarization: { llm: client(), threshold: 4, size: 2 },
+    });
+    await memory.save(conversation(3));
+    expect(llm.requests).toHaveLength(0);
+    llm.reply('they greeted each other');
+    await memory.save(conversation(1, 3));
+    const context = await memory.retrieve();
+    expect(context[0]).toMatchObject({ role: 'system' });
+    expect(textContent(context[0]!)).toBe(`${SUMMARY_PREFIX}they greeted each other`);
+    expect(texts(context.slice(1))).toEqual(['u2', 'a3']);
+    expect(JSON.stringify(llm.requests[0]!.body.messages)).toContain('u0');
+  });
+
+  it('keeps every message and reports the error when the LLM fails', async () => {
+    const errors: unknown[] = [];
+    const memory = new SimpleMemory(100, {
+      summarization: {
+        llm: client(),
+        threshold: 2,
+        size: 1,
+        onError: (error) => errors.push(error),
+      },
+    });
+    llm.failNext(503, 'overloaded');
+    await memory.save(conversation(2));
+    expect(texts(await memory.retrieve())).toEqual(['u0', 'a1']);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/overloaded/);
   });
 });
