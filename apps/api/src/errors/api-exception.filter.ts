@@ -26,6 +26,7 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   SESSION_TOO_LARGE: 413,
   CORRUPT_SESSION: 422,
   SESSION_SAVE_FAILED: 503,
+  BACKEND_UNAVAILABLE: 503,
 };
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */

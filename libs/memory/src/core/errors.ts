@@ -11,7 +11,8 @@ export type MemoryErrorCode =
   | 'INVALID_MESSAGE'
   | 'INVALID_SESSION_ID'
   | 'CORRUPT_SESSION'
-  | 'SESSION_SAVE_FAILED';
+  | 'SESSION_SAVE_FAILED'
+  | 'BACKEND_UNAVAILABLE';
 
 export abstract class MemoryError extends Error {
   abstract readonly code: MemoryErrorCode;
@@ -140,6 +141,29 @@ export class SessionSaveFailedError extends MemoryError {
       `the turn's messages could not be saved to session "${session}": ${describeCause(cause)}`,
       { cause },
     );
+  }
+}
+
+/**
+ * A request to the store's server failed for a reason of the connection or the server (it is
+ * unreachable, timed out, dropped the connection, or lacks its tables), not because of the
+ * session's data; retry once it is back. `cause` holds the client's error. The PostgreSQL and
+ * NATS stores raise subclasses carrying the driver's code.
+ */
+export class BackendUnavailableError extends MemoryError {
+  readonly code = 'BACKEND_UNAVAILABLE';
+  constructor(
+    /** Which store, for the message: `PostgreSQL`, `NATS`. */
+    readonly store: string,
+    /** What was being done, such as `save`. */
+    readonly operation: string,
+    readonly session: string | null,
+    cause: unknown,
+    /** Appended to the message: what to check. */
+    hint = '',
+  ) {
+    const what = session === null ? operation : `${operation} of session "${session}"`;
+    super(`${store} request failed: ${what}: ${describeCause(cause)}${hint}`, { cause });
   }
 }
 

@@ -1,28 +1,25 @@
 import { NatsError } from 'nats';
+import { BackendUnavailableError } from '../core/errors';
 
 /**
  * A request to the NATS server failed for a reason of the connection or the server (a timeout
  * while it is down, a closed connection, JetStream not answering), not because of the session's
  * data. `cause` holds the client's error; `natsCode` its code (such as `TIMEOUT`).
  */
-export class NatsRequestError extends Error {
+export class NatsRequestError extends BackendUnavailableError {
   readonly natsCode: string | undefined;
 
-  constructor(
-    readonly operation: string,
-    readonly session: string | null,
-    cause: unknown,
-  ) {
+  constructor(operation: string, session: string | null, cause: unknown) {
     const code = cause instanceof NatsError ? cause.code : undefined;
-    const what = session === null ? operation : `${operation} of session "${session}"`;
     super(
-      `NATS request failed: ${what}: ${cause instanceof Error ? cause.message : String(cause)}` +
-        (code === 'TIMEOUT'
-          ? ' (no answer in time: is the NATS server reachable, with JetStream enabled?)'
-          : ''),
-      { cause },
+      'NATS',
+      operation,
+      session,
+      cause,
+      code === 'TIMEOUT'
+        ? ' (no answer in time: is the NATS server reachable, with JetStream enabled?)'
+        : '',
     );
-    this.name = 'NatsRequestError';
     this.natsCode = code;
   }
 }

@@ -1,3 +1,4 @@
+import { BackendUnavailableError } from '@agent-memory/memory';
 import { userMessage } from '@agent-memory/memory';
 import { NatsRequestError, natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { conversation, texts } from '../../../../test/conformance/fixtures';
@@ -44,6 +45,8 @@ describe('NATS backend while the server is down', () => {
     await server.stop();
     const failure = await memory.retrieve().catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(NatsRequestError);
+    expect(failure).toBeInstanceOf(BackendUnavailableError);
+    expect(failure).toMatchObject({ code: 'BACKEND_UNAVAILABLE', session: 'outage-1' });
     expect((failure as Error).message).toMatch(/NATS request failed: read of session "outage-1"/);
     await expect(backend.check()).rejects.toThrow(NatsRequestError);
     await expect(backend.inspect('outage-1')).rejects.toThrow(NatsRequestError);
@@ -72,6 +75,8 @@ describe('NATS backend while the server is down', () => {
       (e: unknown) => e,
     );
     expect(failure).toBeInstanceOf(NatsRequestError);
+    expect(failure).toBeInstanceOf(BackendUnavailableError);
+    expect(failure).toMatchObject({ code: 'BACKEND_UNAVAILABLE', session: null });
     expect((failure as Error).message).toContain(`connect to ${url}`);
   });
 });

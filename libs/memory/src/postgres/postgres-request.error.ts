@@ -1,4 +1,4 @@
-import { MemoryError } from '../core/errors';
+import { BackendUnavailableError, MemoryError } from '../core/errors';
 
 /** SQLSTATE of "relation does not exist": the tables were never migrated. */
 const UNDEFINED_TABLE = '42P01';
@@ -8,24 +8,20 @@ const UNDEFINED_TABLE = '42P01';
  * dropped connection, a statement timeout, missing tables), not because of the session's data.
  * `cause` holds the driver's error; `pgCode` its SQLSTATE or socket code (such as `ECONNREFUSED`).
  */
-export class PostgresRequestError extends Error {
+export class PostgresRequestError extends BackendUnavailableError {
   readonly pgCode: string | undefined;
 
-  constructor(
-    readonly operation: string,
-    readonly session: string | null,
-    cause: unknown,
-  ) {
+  constructor(operation: string, session: string | null, cause: unknown) {
     const code = errorCode(cause);
-    const what = session === null ? operation : `${operation} of session "${session}"`;
     super(
-      `PostgreSQL request failed: ${what}: ${cause instanceof Error ? cause.message : String(cause)}` +
-        (code === UNDEFINED_TABLE
-          ? ' (the memory tables are missing: run the migrations, or open with ensureSchema: true)'
-          : ''),
-      { cause },
+      'PostgreSQL',
+      operation,
+      session,
+      cause,
+      code === UNDEFINED_TABLE
+        ? ' (the memory tables are missing: run the migrations, or open with ensureSchema: true)'
+        : '',
     );
-    this.name = 'PostgresRequestError';
     this.pgCode = code;
   }
 }

@@ -47,6 +47,7 @@ describe('PostgresMemory through a database outage', () => {
     await expect(failure).rejects.toThrow(/^PostgreSQL request failed: save of session "outage": /);
     await expect(bounded(memory.retrieve())).rejects.toMatchObject({
       name: 'PostgresRequestError',
+      code: 'BACKEND_UNAVAILABLE',
       operation: 'read',
       pgCode: 'ECONNREFUSED',
     });
