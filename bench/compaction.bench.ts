@@ -22,7 +22,13 @@ function messages(count: number, salt: string): Message[] {
   return Array.from({ length: count }, (_, i) => {
     const text = `${salt} message ${i}: the user asks how to roll back the deployment of service ${i % 17} without losing the queue.`;
     if (i % 10 === 8) {
-      return assistantMessage('', [{ id: `c${i}`, type: 'function', function: { name: 'kubectl', arguments: `{"rollout":"undo","n":${i}}` } }]);
+      return assistantMessage('', [
+        {
+          id: `c${i}`,
+          type: 'function',
+          function: { name: 'kubectl', arguments: `{"rollout":"undo","n":${i}}` },
+        },
+      ]);
     }
     if (i % 10 === 9) return toolResultMessage(`c${i - 1}`, `rolled back ${text}`);
     return i % 2 === 0 ? userMessage(text) : assistantMessage(text);
@@ -39,7 +45,9 @@ export const suite: BenchSuite = {
     const counter = new TokenCounter();
     const reused = messages(COUNTED, 'cached');
     counter.count(reused);
-    const cached = await measure(`count ${COUNTED} messages, cached`, 'TokenCounter (o200k)', () => counter.count(reused));
+    const cached = await measure(`count ${COUNTED} messages, cached`, 'TokenCounter (o200k)', () =>
+      counter.count(reused),
+    );
 
     const log = messages(SESSION, 'session');
     const prepare = async () => {
@@ -48,7 +56,9 @@ export const suite: BenchSuite = {
       return store;
     };
     const store = await prepare();
-    const retrieve = await measure(`retrieve ${SESSION / 1000}k messages`, 'SimpleMemory', () => store.retrieve());
+    const retrieve = await measure(`retrieve ${SESSION / 1000}k messages`, 'SimpleMemory', () =>
+      store.retrieve(),
+    );
     const compactor = new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 20 });
     const compaction = await measureEach(
       `compact ${SESSION / 1000}k messages (extractive)`,

@@ -41,7 +41,12 @@ export async function measure(
   if (!result || result.error || result.aborted) {
     throw new Error(`benchmark "${caseName}" (${subject}) failed`, { cause: result?.error });
   }
-  return { case: caseName, subject, opsPerSec: result.throughput.mean, meanMs: result.latency.mean };
+  return {
+    case: caseName,
+    subject,
+    opsPerSec: result.throughput.mean,
+    meanMs: result.latency.mean,
+  };
 }
 
 /** `a` over `b` as text such as `3.25×`. */
@@ -59,7 +64,8 @@ export function printSuite(name: string, results: BenchResult[], notes: string[]
     r.meanMs.toFixed(3),
   ]);
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(`\n## ${name}\n`);
   console.log(line(columns));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);

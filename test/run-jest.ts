@@ -7,7 +7,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isPortOpen, startThrowawayNats, startThrowawayPostgres, type ThrowawayServer } from './support/services';
+import {
+  isPortOpen,
+  startThrowawayNats,
+  startThrowawayPostgres,
+  type ThrowawayServer,
+} from './support/services';
 
 const REPORT = join(__dirname, '..', '.jest-results.json');
 
@@ -33,7 +38,12 @@ async function main(): Promise<number> {
   try {
     const jest = spawnSync(
       process.execPath,
-      [require.resolve('jest/bin/jest'), '--json', `--outputFile=${REPORT}`, ...process.argv.slice(2)],
+      [
+        require.resolve('jest/bin/jest'),
+        '--json',
+        `--outputFile=${REPORT}`,
+        ...process.argv.slice(2),
+      ],
       { stdio: 'inherit', env: process.env },
     );
     const report = JSON.parse(readFileSync(REPORT, 'utf8')) as {

@@ -42,14 +42,19 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
       opened.push(created);
       return created;
     }
-    async function replica(of: MemoryBackend, opts?: { pruneCompacted?: boolean }): Promise<MemoryBackend> {
+    async function replica(
+      of: MemoryBackend,
+      opts?: { pruneCompacted?: boolean },
+    ): Promise<MemoryBackend> {
       if (!harness.reopen) return of;
       const second = await harness.reopen(of, opts);
       opened.push(second);
       return second;
     }
     const newId = () => `conf-${process.pid}-${Date.now().toString(36)}-${++sessionCounter}`;
-    async function session(opts?: { pruneCompacted?: boolean }): Promise<{ b: MemoryBackend; id: string; s: SessionStore }> {
+    async function session(opts?: {
+      pruneCompacted?: boolean;
+    }): Promise<{ b: MemoryBackend; id: string; s: SessionStore }> {
       const b = await backend(opts);
       const id = newId();
       return { b, id, s: await b.open(id) };
@@ -79,10 +84,15 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
       it('refuses an invalid message naming its path, and writes nothing of the batch', async () => {
         const { b, id, s } = await session();
         await s.save([userMessage('kept')]);
-        const bad = [userMessage('fine'), { role: 'user', parts: [{ type: 'video' }] }] as unknown as Message[];
+        const bad = [
+          userMessage('fine'),
+          { role: 'user', parts: [{ type: 'video' }] },
+        ] as unknown as Message[];
         await expect(s.save(bad)).rejects.toThrow(InvalidMessageError);
         await expect(s.save(bad)).rejects.toMatchObject({ path: 'messages[1].parts[0].type' });
-        await expect(s.save([{ role: 'robot', parts: [] } as unknown as Message])).rejects.toMatchObject({
+        await expect(
+          s.save([{ role: 'robot', parts: [] } as unknown as Message]),
+        ).rejects.toMatchObject({
           code: 'INVALID_MESSAGE',
           path: 'messages[0].role',
         });
@@ -93,7 +103,9 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
       it('keeps 20 concurrent saves, each batch contiguous', async () => {
         const { s } = await session();
         await Promise.all(
-          Array.from({ length: 20 }, (_, i) => s.save([userMessage(`q${i}`), assistantMessage(`r${i}`)])),
+          Array.from({ length: 20 }, (_, i) =>
+            s.save([userMessage(`q${i}`), assistantMessage(`r${i}`)]),
+          ),
         );
         const got = texts(await s.retrieve());
         expect(got).toHaveLength(40);
@@ -105,7 +117,9 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         const { b, id, s } = await session();
         const other = await (await replica(b)).open(id);
         await Promise.all(
-          Array.from({ length: 10 }, (_, i) => (i % 2 ? s : other).save([userMessage(`q${i}`), assistantMessage(`r${i}`)])),
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 ? s : other).save([userMessage(`q${i}`), assistantMessage(`r${i}`)]),
+          ),
         );
         const got = texts(await s.retrieve());
         expect(got).toHaveLength(20);
@@ -129,7 +143,8 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         const { snapshot, tail } = await s.loadSnapshot();
         expect(snapshot).toBeNull();
         expect(texts(tail.map((e) => e.message))).toEqual(['u0', 'a1', 'u2', 'a3']);
-        for (let i = 1; i < tail.length; i++) expect(tail[i]!.cursor).toBeGreaterThan(tail[i - 1]!.cursor);
+        for (let i = 1; i < tail.length; i++)
+          expect(tail[i]!.cursor).toBeGreaterThan(tail[i - 1]!.cursor);
       });
 
       it('retrieves the summary as a user message, then the pinned messages, then the tail', async () => {
@@ -137,8 +152,16 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         await s.save(conversation(6));
         const { tail } = await s.loadSnapshot();
         const task = userMessage('the task');
-        const stored = await s.saveSnapshot({ summary: 'they talked', pinned: [task] }, tail[3]!.cursor, null);
-        expect(stored).toMatchObject({ summary: 'they talked', pinned: [task], upTo: tail[3]!.cursor });
+        const stored = await s.saveSnapshot(
+          { summary: 'they talked', pinned: [task] },
+          tail[3]!.cursor,
+          null,
+        );
+        expect(stored).toMatchObject({
+          summary: 'they talked',
+          pinned: [task],
+          upTo: tail[3]!.cursor,
+        });
         expect(new Date(stored.createdAt).toISOString()).toBe(stored.createdAt);
         const context = await s.retrieve();
         expect(context).toEqual([...summaryMessages(stored), ...conversation(2, 4)]);
@@ -165,9 +188,13 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         await s.save(conversation(6));
         const { tail } = await s.loadSnapshot();
         const first = await s.saveSnapshot({ summary: 'one' }, tail[1]!.cursor, null);
-        await expect(s.saveSnapshot({ summary: 'two' }, tail[3]!.cursor, null)).rejects.toThrow(SnapshotConflictError);
+        await expect(s.saveSnapshot({ summary: 'two' }, tail[3]!.cursor, null)).rejects.toThrow(
+          SnapshotConflictError,
+        );
         const second = await s.saveSnapshot({ summary: 'two' }, tail[3]!.cursor, first);
-        await expect(s.saveSnapshot({ summary: 'three' }, tail[5]!.cursor, first)).rejects.toMatchObject({
+        await expect(
+          s.saveSnapshot({ summary: 'three' }, tail[5]!.cursor, first),
+        ).rejects.toMatchObject({
           code: 'SNAPSHOT_CONFLICT',
         });
         expect((await s.loadSnapshot()).snapshot).toEqual(second);
@@ -177,8 +204,14 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         const { s } = await session();
         await s.save(conversation(2));
         const { tail } = await s.loadSnapshot();
-        const phantom = { summary: 'x', upTo: tail[0]!.cursor, createdAt: new Date().toISOString() };
-        await expect(s.saveSnapshot({ summary: 'y' }, tail[1]!.cursor, phantom)).rejects.toThrow(SnapshotConflictError);
+        const phantom = {
+          summary: 'x',
+          upTo: tail[0]!.cursor,
+          createdAt: new Date().toISOString(),
+        };
+        await expect(s.saveSnapshot({ summary: 'y' }, tail[1]!.cursor, phantom)).rejects.toThrow(
+          SnapshotConflictError,
+        );
       });
 
       it('refuses cursors that do not move past prev or lie beyond the last message', async () => {
@@ -187,10 +220,16 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         await s.save(conversation(4));
         const { tail } = await s.loadSnapshot();
         const last = tail[3]!.cursor;
-        await expect(s.saveSnapshot({ summary: 'x' }, last + 1, null)).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+        await expect(s.saveSnapshot({ summary: 'x' }, last + 1, null)).rejects.toMatchObject({
+          code: 'INVALID_CURSOR',
+        });
         const first = await s.saveSnapshot({ summary: 'x' }, tail[1]!.cursor, null);
-        await expect(s.saveSnapshot({ summary: 'y' }, tail[1]!.cursor, first)).rejects.toThrow(InvalidCursorError);
-        await expect(s.saveSnapshot({ summary: 'y' }, tail[0]!.cursor, first)).rejects.toThrow(InvalidCursorError);
+        await expect(s.saveSnapshot({ summary: 'y' }, tail[1]!.cursor, first)).rejects.toThrow(
+          InvalidCursorError,
+        );
+        await expect(s.saveSnapshot({ summary: 'y' }, tail[0]!.cursor, first)).rejects.toThrow(
+          InvalidCursorError,
+        );
         expect((await s.loadSnapshot()).snapshot).toEqual(first);
       });
 
@@ -208,7 +247,9 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         expect(won).toHaveLength(1);
         expect(lost).toHaveLength(1);
         expect(lost[0]!.reason).toBeInstanceOf(SnapshotConflictError);
-        expect((await s.loadSnapshot()).snapshot).toEqual((won[0] as PromiseFulfilledResult<unknown>).value);
+        expect((await s.loadSnapshot()).snapshot).toEqual(
+          (won[0] as PromiseFulfilledResult<unknown>).value,
+        );
       });
 
       it(`${harness.prunesByDefault ? 'drops' : 'keeps'} covered messages by default`, async () => {
@@ -217,25 +258,37 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         const { tail } = await s.loadSnapshot();
         await s.saveSnapshot({ summary: 's' }, tail[2]!.cursor, null);
         const info = await b.inspect(id);
-        expect(info).toMatchObject({ messages: 5, stored: harness.prunesByDefault ? 2 : 5, hasSnapshot: true, snapshotUpTo: tail[2]!.cursor });
+        expect(info).toMatchObject({
+          messages: 5,
+          stored: harness.prunesByDefault ? 2 : 5,
+          hasSnapshot: true,
+          snapshotUpTo: tail[2]!.cursor,
+        });
       });
 
-      it.each([true, false])('with pruneCompacted %s, stores what it should and always returns the same context', async (prune) => {
-        const { b, id, s } = await session({ pruneCompacted: prune });
-        await s.save(conversation(5));
-        const { tail } = await s.loadSnapshot();
-        await s.saveSnapshot({ summary: 's' }, tail[2]!.cursor, null);
-        expect(await b.inspect(id)).toMatchObject({ messages: 5, stored: prune ? 2 : 5 });
-        expect(texts((await s.loadSnapshot()).tail.map((e) => e.message))).toEqual(['a3', 'u4']);
-        expect(texts(await s.retrieve()).slice(1)).toEqual(['a3', 'u4']);
-      });
+      it.each([true, false])(
+        'with pruneCompacted %s, stores what it should and always returns the same context',
+        async (prune) => {
+          const { b, id, s } = await session({ pruneCompacted: prune });
+          await s.save(conversation(5));
+          const { tail } = await s.loadSnapshot();
+          await s.saveSnapshot({ summary: 's' }, tail[2]!.cursor, null);
+          expect(await b.inspect(id)).toMatchObject({ messages: 5, stored: prune ? 2 : 5 });
+          expect(texts((await s.loadSnapshot()).tail.map((e) => e.message))).toEqual(['a3', 'u4']);
+          expect(texts(await s.retrieve()).slice(1)).toEqual(['a3', 'u4']);
+        },
+      );
 
       it('validates pinned messages', async () => {
         const { s } = await session();
         await s.save(conversation(2));
         const { tail } = await s.loadSnapshot();
-        const pinned = [{ role: 'user', parts: [{ type: 'text', text: 1 }] }] as unknown as Message[];
-        await expect(s.saveSnapshot({ summary: 's', pinned }, tail[0]!.cursor, null)).rejects.toThrow(InvalidMessageError);
+        const pinned = [
+          { role: 'user', parts: [{ type: 'text', text: 1 }] },
+        ] as unknown as Message[];
+        await expect(
+          s.saveSnapshot({ summary: 's', pinned }, tail[0]!.cursor, null),
+        ).rejects.toThrow(InvalidMessageError);
         expect((await s.loadSnapshot()).snapshot).toBeNull();
       });
     });
@@ -250,7 +303,9 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         expect(all).toEqual(tail);
         const firstPage = await s.entries({ limit: 2 });
         expect(firstPage).toEqual(tail.slice(0, 2));
-        expect(await s.entries({ after: firstPage[1]!.cursor, limit: 2 })).toEqual(tail.slice(2, 4));
+        expect(await s.entries({ after: firstPage[1]!.cursor, limit: 2 })).toEqual(
+          tail.slice(2, 4),
+        );
         expect(await s.entries({ after: tail[4]!.cursor })).toEqual([]);
       });
 
@@ -264,7 +319,9 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
     });
 
     describe('tool results', () => {
-      const call = assistantMessage('', [{ id: 'c1', type: 'function', function: { name: 'look', arguments: '{}' } }]);
+      const call = assistantMessage('', [
+        { id: 'c1', type: 'function', function: { name: 'look', arguments: '{}' } },
+      ]);
       const result = toolResultMessage('c1', 'seen');
 
       it('never returns a tool result whose call a snapshot covers, but keeps it in the tail', async () => {
@@ -275,7 +332,10 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         const context = await s.retrieve();
         expect(context.some((m) => m.role === 'tool')).toBe(false);
         expect(texts(context.slice(1))).toEqual(['done']);
-        expect((await s.loadSnapshot()).tail.map((e) => e.message.role)).toEqual(['tool', 'assistant']);
+        expect((await s.loadSnapshot()).tail.map((e) => e.message.role)).toEqual([
+          'tool',
+          'assistant',
+        ]);
       });
 
       it('returns a tool result together with its call', async () => {
@@ -292,7 +352,9 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         await s.setMeta('owner', 'ops');
         await s.setMeta('owner', '');
         expect(await s.meta()).toEqual({ title: 'Fix the failing test' });
-        expect(await (await (await replica(b)).open(id)).meta()).toEqual({ title: 'Fix the failing test' });
+        expect(await (await (await replica(b)).open(id)).meta()).toEqual({
+          title: 'Fix the failing test',
+        });
       });
 
       it('clear removes messages, snapshot and metadata: the session is as if new', async () => {
@@ -373,7 +435,9 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         const byTitle = await b.list({ search: 'widget' });
         expect(byTitle.items.map((i) => i.id)).toEqual([`${prefix}-3`]);
         expect(byTitle.next).toBeNull();
-        expect((await b.list({ search: `${prefix}-6`.toUpperCase() })).items.map((i) => i.id)).toEqual([`${prefix}-6`]);
+        expect(
+          (await b.list({ search: `${prefix}-6`.toUpperCase() })).items.map((i) => i.id),
+        ).toEqual([`${prefix}-6`]);
       });
 
       it('deletes a session', async () => {
@@ -384,15 +448,22 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
         expect(await (await b.open(id)).retrieve()).toEqual([]);
       });
 
-      it.each(['', '../x', 'a/b', 'a'.repeat(129), 'nul\u0000byte', '.hidden', 'a..b', 'a b', 'x.'])(
-        'refuses the session id %j before any I/O',
-        async (bad) => {
-          const b = await backend();
-          await expect(b.open(bad)).rejects.toThrow(InvalidSessionIdError);
-          await expect(b.inspect(bad)).rejects.toMatchObject({ code: 'INVALID_SESSION_ID' });
-          await expect(b.delete(bad)).rejects.toThrow(InvalidSessionIdError);
-        },
-      );
+      it.each([
+        '',
+        '../x',
+        'a/b',
+        'a'.repeat(129),
+        'nul\u0000byte',
+        '.hidden',
+        'a..b',
+        'a b',
+        'x.',
+      ])('refuses the session id %j before any I/O', async (bad) => {
+        const b = await backend();
+        await expect(b.open(bad)).rejects.toThrow(InvalidSessionIdError);
+        await expect(b.inspect(bad)).rejects.toMatchObject({ code: 'INVALID_SESSION_ID' });
+        await expect(b.delete(bad)).rejects.toThrow(InvalidSessionIdError);
+      });
 
       it('accepts dotted ids of up to 128 characters', async () => {
         const b = await backend();

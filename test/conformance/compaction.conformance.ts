@@ -36,11 +36,22 @@ export function describeCompactionConformance(name: string, harness: Conformance
     });
 
     const llmCompactor = (keepRecent: number) =>
-      new SummaryCompactor(new LlmSummarizer(new OpenAiCompatibleClient({ baseUrl: llm.baseUrl, apiKey: 'test-key', model: 'summariser' })), {
-        keepRecent,
-      });
+      new SummaryCompactor(
+        new LlmSummarizer(
+          new OpenAiCompatibleClient({
+            baseUrl: llm.baseUrl,
+            apiKey: 'test-key',
+            model: 'summariser',
+          }),
+        ),
+        {
+          keepRecent,
+        },
+      );
 
-    async function session(opts?: { pruneCompacted?: boolean }): Promise<{ b: MemoryBackend; id: string; s: SessionStore }> {
+    async function session(opts?: {
+      pruneCompacted?: boolean;
+    }): Promise<{ b: MemoryBackend; id: string; s: SessionStore }> {
       const b = await harness.create(opts);
       opened.push(b);
       const id = `compact-${process.pid}-${Date.now().toString(36)}-${++counter}`;
@@ -52,14 +63,19 @@ export function describeCompactionConformance(name: string, harness: Conformance
       const filler = 'and this sentence pads the message with a few more ordinary tokens';
       return [
         userMessage('TASK: plan the data migration'),
-        ...Array.from({ length: turns }, (_, i) => [userMessage(`question ${i} ${filler}`), assistantMessage(`answer ${i} ${filler}`)]).flat(),
+        ...Array.from({ length: turns }, (_, i) => [
+          userMessage(`question ${i} ${filler}`),
+          assistantMessage(`answer ${i} ${filler}`),
+        ]).flat(),
       ];
     }
 
     it('does nothing below the threshold', async () => {
       const { s } = await session();
       await s.save(longConversation(3));
-      const result = await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 2 }).compact(s, { thresholdTokens: 100_000 });
+      const result = await new SummaryCompactor(new ExtractiveSummarizer(), {
+        keepRecent: 2,
+      }).compact(s, { thresholdTokens: 100_000 });
       expect(result).toMatchObject({ compacted: false, reason: 'below-threshold' });
       expect(result.tokensAfter).toBe(result.tokensBefore);
       expect((await s.loadSnapshot()).snapshot).toBeNull();
@@ -81,10 +97,19 @@ export function describeCompactionConformance(name: string, harness: Conformance
 
     it('never splits a tool call from its results', async () => {
       const { s } = await session();
-      const call = assistantMessage('', [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }]);
-      await s.save([...longConversation(4), call, toolResultMessage('c1', 'r1'), assistantMessage('done')]);
+      const call = assistantMessage('', [
+        { id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } },
+      ]);
+      await s.save([
+        ...longConversation(4),
+        call,
+        toolResultMessage('c1', 'r1'),
+        assistantMessage('done'),
+      ]);
       // keepRecent 2 would keep [tool result, done]: the call must move to the kept side with it.
-      const result = await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 2 }).compact(s, { thresholdTokens: 1, force: true });
+      const result = await new SummaryCompactor(new ExtractiveSummarizer(), {
+        keepRecent: 2,
+      }).compact(s, { thresholdTokens: 1, force: true });
       expect(result.compacted).toBe(true);
       const roles = (await s.retrieve()).slice(2).map((m) => m.role);
       expect(roles).toEqual(['assistant', 'tool', 'assistant']);
@@ -96,7 +121,11 @@ export function describeCompactionConformance(name: string, harness: Conformance
       const compactor = llmCompactor(2);
       llm.reply('FIRST-SUMMARY');
       await compactor.compact(s, { thresholdTokens: 1 });
-      await s.save([userMessage('later question'), assistantMessage('later answer'), userMessage('even later')]);
+      await s.save([
+        userMessage('later question'),
+        assistantMessage('later answer'),
+        userMessage('even later'),
+      ]);
       const before = llm.requests.length;
       llm.reply('SECOND-SUMMARY');
       const second = await compactor.compact(s, { thresholdTokens: 1 });
@@ -115,7 +144,9 @@ export function describeCompactionConformance(name: string, harness: Conformance
       await s.save(longConversation(6));
       const before = { state: await s.loadSnapshot(), info: await b.inspect(id) };
       llm.failNext(500, 'model overloaded');
-      await expect(llmCompactor(2).compact(s, { thresholdTokens: 1 })).rejects.toThrow(/overloaded/);
+      await expect(llmCompactor(2).compact(s, { thresholdTokens: 1 })).rejects.toThrow(
+        /overloaded/,
+      );
       expect(await s.loadSnapshot()).toEqual(before.state);
       expect((await b.inspect(id))?.stored).toBe(before.info?.stored);
     });
@@ -125,9 +156,14 @@ export function describeCompactionConformance(name: string, harness: Conformance
       await s.save(longConversation(10));
       const other = await (harness.reopen ? await harness.reopen(b) : b).open(id);
       const compactor = new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 4 });
-      const results = await Promise.all([compactor.compact(s, { thresholdTokens: 1 }), compactor.compact(other, { thresholdTokens: 1 })]);
+      const results = await Promise.all([
+        compactor.compact(s, { thresholdTokens: 1 }),
+        compactor.compact(other, { thresholdTokens: 1 }),
+      ]);
       expect(results.filter((r) => r.compacted).length).toBeGreaterThanOrEqual(1);
-      for (const r of results) if (!r.compacted) expect(['conflict', 'nothing-to-cover', 'below-threshold']).toContain(r.reason);
+      for (const r of results)
+        if (!r.compacted)
+          expect(['conflict', 'nothing-to-cover', 'below-threshold']).toContain(r.reason);
       const { snapshot, tail } = await s.loadSnapshot();
       expect(snapshot).not.toBeNull();
       expect(texts(tail.map((e) => e.message))).toEqual(texts(longConversation(10).slice(-4)));
@@ -137,15 +173,26 @@ export function describeCompactionConformance(name: string, harness: Conformance
     it.each([true, false])('respects pruneCompacted %s', async (prune) => {
       const { b, id, s } = await session({ pruneCompacted: prune });
       await s.save(longConversation(5));
-      await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 3 }).compact(s, { thresholdTokens: 1 });
-      expect(await b.inspect(id)).toMatchObject({ messages: 11, stored: prune ? 3 : 11, hasSnapshot: true });
+      await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 3 }).compact(s, {
+        thresholdTokens: 1,
+      });
+      expect(await b.inspect(id)).toMatchObject({
+        messages: 11,
+        stored: prune ? 3 : 11,
+        hasSnapshot: true,
+      });
     });
 
     it('computes a dry run without saving', async () => {
       const { s } = await session();
       await s.save(longConversation(5));
-      const result = await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 3 }).compact(s, { thresholdTokens: 1, dryRun: true });
-      expect(result).toMatchObject({ compacted: false, snapshot: { summary: expect.stringContaining('Goal: TASK: plan the data migration') } });
+      const result = await new SummaryCompactor(new ExtractiveSummarizer(), {
+        keepRecent: 3,
+      }).compact(s, { thresholdTokens: 1, dryRun: true });
+      expect(result).toMatchObject({
+        compacted: false,
+        snapshot: { summary: expect.stringContaining('Goal: TASK: plan the data migration') },
+      });
       expect(result.upTo).toBeDefined();
       expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
       expect((await s.loadSnapshot()).snapshot).toBeNull();
@@ -154,7 +201,9 @@ export function describeCompactionConformance(name: string, harness: Conformance
     it('reports nothing to cover when only recent messages remain', async () => {
       const { s } = await session();
       await s.save(conversation(3));
-      const result = await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 5 }).compact(s, { thresholdTokens: 1 });
+      const result = await new SummaryCompactor(new ExtractiveSummarizer(), {
+        keepRecent: 5,
+      }).compact(s, { thresholdTokens: 1 });
       expect(result).toMatchObject({ compacted: false, reason: 'nothing-to-cover' });
     });
   });

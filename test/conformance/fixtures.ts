@@ -1,4 +1,9 @@
-import { assistantMessage, toolResultMessage, userMessage, type Message } from '@agent-memory/memory';
+import {
+  assistantMessage,
+  toolResultMessage,
+  userMessage,
+  type Message,
+} from '@agent-memory/memory';
 
 /** One message of every shape the model has, for round-trip tests. */
 export function everyShapeMessages(): Message[] {

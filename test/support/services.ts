@@ -26,12 +26,20 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
 
-export async function isPortOpen(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
+export async function isPortOpen(
+  port: number,
+  host = '127.0.0.1',
+  timeoutMs = 500,
+): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (open: boolean) => {
@@ -45,13 +53,20 @@ export async function isPortOpen(port: number, host = '127.0.0.1', timeoutMs = 5
   });
 }
 
-async function waitForPort(port: number, open: boolean, timeoutMs: number, what: string): Promise<void> {
+async function waitForPort(
+  port: number,
+  open: boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if ((await isPortOpen(port)) === open) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`${what} did not ${open ? 'start listening' : 'stop'} on port ${port} within ${timeoutMs} ms`);
+  throw new Error(
+    `${what} did not ${open ? 'start listening' : 'stop'} on port ${port} within ${timeoutMs} ms`,
+  );
 }
 
 /** A server the test owns: it can be stopped and started again on the same port and data. */
@@ -78,9 +93,13 @@ function runPg(binary: string, args: string[]): void {
 }
 
 /** A fresh PostgreSQL 15 cluster on its own port, tuned for tests (no fsync). Database `postgres`. */
-export async function startThrowawayPostgres(opts: { port?: number } = {}): Promise<ThrowawayServer> {
+export async function startThrowawayPostgres(
+  opts: { port?: number } = {},
+): Promise<ThrowawayServer> {
   if (!existsSync(join(PG_BIN, 'initdb'))) {
-    throw new Error(`PostgreSQL binaries not found in ${PG_BIN}: install postgresql-15 or set PG_BIN`);
+    throw new Error(
+      `PostgreSQL binaries not found in ${PG_BIN}: install postgresql-15 or set PG_BIN`,
+    );
   }
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'agent-memory-pg-'));
@@ -113,7 +132,9 @@ export async function startThrowawayPostgres(opts: { port?: number } = {}): Prom
  * A fresh nats-server with JetStream on its own port.
  * @param opts.maxPayload the server's max_payload in bytes (default 1 MiB).
  */
-export async function startThrowawayNats(opts: { port?: number; maxPayload?: number } = {}): Promise<ThrowawayServer> {
+export async function startThrowawayNats(
+  opts: { port?: number; maxPayload?: number } = {},
+): Promise<ThrowawayServer> {
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'agent-memory-nats-'));
   const config = join(dir, 'nats.conf');
@@ -135,7 +156,11 @@ export async function startThrowawayNats(opts: { port?: number; maxPayload?: num
       const spawned = child;
       await Promise.race([
         waitForPort(port, true, 15000, 'nats-server'),
-        new Promise((_, reject) => spawned.once('error', (error) => reject(new Error(`cannot run nats-server: ${error.message}`)))),
+        new Promise((_, reject) =>
+          spawned.once('error', (error) =>
+            reject(new Error(`cannot run nats-server: ${error.message}`)),
+          ),
+        ),
       ]);
     },
     async stop() {

@@ -16,7 +16,10 @@ export function coverCount(tail: readonly Entry[], keepRecent: number): number {
   let cover = Math.max(0, tail.length - keepRecent);
   for (;;) {
     let next = cover;
-    while (next > 0 && (tail[next]?.message.role === 'tool' || (tail[next - 1]!.message.toolCalls?.length ?? 0) > 0)) {
+    while (
+      next > 0 &&
+      (tail[next]?.message.role === 'tool' || (tail[next - 1]!.message.toolCalls?.length ?? 0) > 0)
+    ) {
       next--;
     }
     for (let index = next; index < tail.length; index++) {

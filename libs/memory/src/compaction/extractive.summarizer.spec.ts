@@ -15,7 +15,9 @@ describe('ExtractiveSummarizer', () => {
 
   it('keeps the goal, decisions, open questions and tools used', async () => {
     const summary = await summarizer.summarize({ previous: null, messages: conversation });
-    expect(summary).toContain('Goal: Please migrate the billing service to Postgres. Can we keep the old IDs?');
+    expect(summary).toContain(
+      'Goal: Please migrate the billing service to Postgres. Can we keep the old IDs?',
+    );
     expect(summary).toContain('- We decided to use bigint keys.');
     expect(summary).toContain('- I will write the migration first.');
     expect(summary).toContain('Open questions:\n- What about the invoices table?');
@@ -33,7 +35,9 @@ describe('ExtractiveSummarizer', () => {
     const second = await summarizer.summarize({
       previous: first,
       messages: [
-        assistantMessage('The invoices table moves too.', [{ id: 'c2', type: 'function', function: { name: 'run_sql', arguments: '{}' } }]),
+        assistantMessage('The invoices table moves too.', [
+          { id: 'c2', type: 'function', function: { name: 'run_sql', arguments: '{}' } },
+        ]),
         toolResultMessage('c2', 'ok'),
       ],
     });
@@ -44,7 +48,9 @@ describe('ExtractiveSummarizer', () => {
   });
 
   it('keeps a foreign previous summary, shortened, and stays bounded on long input', async () => {
-    const messages = Array.from({ length: 500 }, (_, i) => userMessage(`We will do step ${i}. ${'x'.repeat(300)}?`));
+    const messages = Array.from({ length: 500 }, (_, i) =>
+      userMessage(`We will do step ${i}. ${'x'.repeat(300)}?`),
+    );
     const summary = await summarizer.summarize({ previous: 'An LLM wrote this.', messages });
     expect(summary).toContain('Earlier: An LLM wrote this.');
     expect(summary.length).toBeLessThan(6000);

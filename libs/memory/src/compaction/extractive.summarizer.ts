@@ -9,7 +9,8 @@ const MAX_ITEM_CHARS = 200;
 const MAX_GOAL_CHARS = 300;
 const MAX_EARLIER_CHARS = 1000;
 
-const DECISION = /\b(decided|decide to|we will|we'll|i will|i'll|let's|agreed|chose|choose|going to|the plan is|we should|use)\b/i;
+const DECISION =
+  /\b(decided|decide to|we will|we'll|i will|i'll|let's|agreed|chose|choose|going to|the plan is|we should|use)\b/i;
 
 interface Sections {
   goal: string | null;
@@ -39,7 +40,8 @@ function absorb(sections: Sections, message: Message): void {
   const sentences = splitSentences(text);
   if (message.role === 'user') {
     if (!sections.goal && text) sections.goal = shorten(text, MAX_GOAL_CHARS);
-    for (const sentence of sentences) if (sentence.endsWith('?')) pushNewest(sections.questions, sentence);
+    for (const sentence of sentences)
+      if (sentence.endsWith('?')) pushNewest(sections.questions, sentence);
   }
   if (message.role === 'assistant') {
     // An assistant answer after a question closes it: keep only questions asked since.
@@ -48,7 +50,9 @@ function absorb(sections: Sections, message: Message): void {
     if (first) pushNewest(sections.latest, first);
   }
   if (message.role === 'user' || message.role === 'assistant') {
-    for (const sentence of sentences) if (DECISION.test(sentence) && !sentence.endsWith('?')) pushNewest(sections.decisions, sentence);
+    for (const sentence of sentences)
+      if (DECISION.test(sentence) && !sentence.endsWith('?'))
+        pushNewest(sections.decisions, sentence);
   }
   for (const call of message.toolCalls ?? []) {
     const tool = sections.tools.get(call.function.name) ?? { calls: 0, failed: 0 };
@@ -97,7 +101,10 @@ function renderSummary(s: Sections): string {
     lines.push(HEADINGS[key], ...s[key].map((item) => `- ${item}`));
   }
   if (s.tools.size > 0) {
-    const tools = [...s.tools].map(([name, t]) => `${name} (${t.calls} call${t.calls === 1 ? '' : 's'}${t.failed ? `, ${t.failed} failed` : ''})`);
+    const tools = [...s.tools].map(
+      ([name, t]) =>
+        `${name} (${t.calls} call${t.calls === 1 ? '' : 's'}${t.failed ? `, ${t.failed} failed` : ''})`,
+    );
     lines.push(`Tools used: ${tools.join(', ')}`);
   }
   return lines.length > 0 ? lines.join('\n') : 'Nothing of note yet.';
@@ -105,12 +112,21 @@ function renderSummary(s: Sections): string {
 
 /** Reads a summary this class wrote; any other text is kept, shortened, as `Earlier`. */
 function parseSummary(previous: string | null): Sections {
-  const sections: Sections = { goal: null, earlier: null, decisions: [], questions: [], tools: new Map(), latest: [] };
+  const sections: Sections = {
+    goal: null,
+    earlier: null,
+    decisions: [],
+    questions: [],
+    tools: new Map(),
+    latest: [],
+  };
   if (!previous) return sections;
   let list: string[] | null = null;
   let understood = false;
   for (const line of previous.split('\n')) {
-    const heading = (Object.keys(HEADINGS) as (keyof typeof HEADINGS)[]).find((key) => HEADINGS[key] === line);
+    const heading = (Object.keys(HEADINGS) as (keyof typeof HEADINGS)[]).find(
+      (key) => HEADINGS[key] === line,
+    );
     if (heading) {
       list = sections[heading];
       understood = true;
@@ -122,12 +138,18 @@ function parseSummary(previous: string | null): Sections {
     } else if (line.startsWith('Earlier: ')) {
       sections.earlier = line.slice('Earlier: '.length);
     } else if (line.startsWith('Tools used: ')) {
-      for (const match of line.slice('Tools used: '.length).matchAll(/([^,()]+?) \((\d+) calls?(?:, (\d+) failed)?\)/g)) {
-        sections.tools.set(match[1]!.trim(), { calls: Number(match[2]), failed: Number(match[3] ?? 0) });
+      for (const match of line
+        .slice('Tools used: '.length)
+        .matchAll(/([^,()]+?) \((\d+) calls?(?:, (\d+) failed)?\)/g)) {
+        sections.tools.set(match[1]!.trim(), {
+          calls: Number(match[2]),
+          failed: Number(match[3] ?? 0),
+        });
       }
       understood = true;
     }
   }
-  if (!understood && previous !== 'Nothing of note yet.') sections.earlier = shorten(previous, MAX_EARLIER_CHARS);
+  if (!understood && previous !== 'Nothing of note yet.')
+    sections.earlier = shorten(previous, MAX_EARLIER_CHARS);
   return sections;
 }

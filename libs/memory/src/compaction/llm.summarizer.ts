@@ -30,10 +30,13 @@ export class LlmSummarizer implements Summarizer {
       input.previous ? `Previous summary:\n${input.previous}` : 'There is no previous summary.',
       `New messages:\n${renderTranscript(input.messages)}`,
     ].join('\n\n');
-    const { message } = await this.llm.complete([systemMessage(INSTRUCTIONS), userMessage(request)], {
-      signal: opts?.signal,
-      maxTokens: this.options.maxTokens ?? 2000,
-    });
+    const { message } = await this.llm.complete(
+      [systemMessage(INSTRUCTIONS), userMessage(request)],
+      {
+        signal: opts?.signal,
+        maxTokens: this.options.maxTokens ?? 2000,
+      },
+    );
     const summary = textContent(message).trim();
     if (!summary) throw new Error('the LLM answered with an empty summary');
     return summary;

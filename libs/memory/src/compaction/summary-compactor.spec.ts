@@ -33,7 +33,9 @@ describe('SummaryCompactor', () => {
   it('reloads after a lost race and compacts on what is stored then', async () => {
     const { store, inner } = racedStore(1);
     await store.save(turns(10));
-    const result = await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 4 }).compact(store, {
+    const result = await new SummaryCompactor(new ExtractiveSummarizer(), {
+      keepRecent: 4,
+    }).compact(store, {
       thresholdTokens: 1,
     });
     expect(result.compacted).toBe(true);
@@ -45,7 +47,9 @@ describe('SummaryCompactor', () => {
   it("reports 'conflict' after losing twice, leaving the winner's snapshot alone", async () => {
     const { store, inner } = racedStore(2);
     await store.save(turns(10));
-    const result = await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 4 }).compact(store, {
+    const result = await new SummaryCompactor(new ExtractiveSummarizer(), {
+      keepRecent: 4,
+    }).compact(store, {
       thresholdTokens: 1,
     });
     expect(result).toMatchObject({ compacted: false, reason: 'conflict' });
@@ -56,16 +60,20 @@ describe('SummaryCompactor', () => {
     const store = new SimpleMemory(100);
     await store.save(turns(5));
     const failing = { summarize: async () => Promise.reject(new Error('summariser down')) };
-    await expect(new SummaryCompactor(failing, { keepRecent: 2 }).compact(store, { thresholdTokens: 1 })).rejects.toThrow(
-      'summariser down',
-    );
+    await expect(
+      new SummaryCompactor(failing, { keepRecent: 2 }).compact(store, { thresholdTokens: 1 }),
+    ).rejects.toThrow('summariser down');
     expect((await store.loadSnapshot()).snapshot).toBeNull();
   });
 
   it('refuses a negative keepRecent and a threshold that is not positive', async () => {
-    expect(() => new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: -1 })).toThrow(RangeError);
+    expect(() => new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: -1 })).toThrow(
+      RangeError,
+    );
     await expect(
-      new SummaryCompactor(new ExtractiveSummarizer()).compact(new SimpleMemory(10), { thresholdTokens: 0 }),
+      new SummaryCompactor(new ExtractiveSummarizer()).compact(new SimpleMemory(10), {
+        thresholdTokens: 0,
+      }),
     ).rejects.toThrow(RangeError);
   });
 });

@@ -57,9 +57,12 @@ export class SummaryCompactor {
   constructor(llmOrSummarizer: LlmClient | Summarizer, opts: SummaryCompactorOptions = {}) {
     this.keepRecent = opts.keepRecent ?? DEFAULT_KEEP_RECENT;
     if (!Number.isSafeInteger(this.keepRecent) || this.keepRecent < 0) {
-      throw new RangeError(`keepRecent must be a whole number of at least 0, got ${opts.keepRecent}`);
+      throw new RangeError(
+        `keepRecent must be a whole number of at least 0, got ${opts.keepRecent}`,
+      );
     }
-    this.summarizer = 'summarize' in llmOrSummarizer ? llmOrSummarizer : new LlmSummarizer(llmOrSummarizer);
+    this.summarizer =
+      'summarize' in llmOrSummarizer ? llmOrSummarizer : new LlmSummarizer(llmOrSummarizer);
     this.counter = opts.counter ?? new TokenCounter();
   }
 
@@ -67,36 +70,61 @@ export class SummaryCompactor {
    * @throws whatever the summariser threw (the store is then unchanged), and the store's errors.
    */
   async compact(store: SnapshotStore, opts: CompactOptions): Promise<CompactionResult> {
-    if (!(opts.thresholdTokens > 0)) throw new RangeError(`thresholdTokens must be above 0, got ${opts.thresholdTokens}`);
+    if (!(opts.thresholdTokens > 0))
+      throw new RangeError(`thresholdTokens must be above 0, got ${opts.thresholdTokens}`);
     const first = await this.attempt(store, opts);
     if (first !== 'conflict') return first;
     // Someone else saved a snapshot meanwhile: decide again once on what is stored now.
     const second = await this.attempt(store, opts);
-    return second === 'conflict' ? { ...(await this.measure(store, opts)), compacted: false, reason: 'conflict' } : second;
+    return second === 'conflict'
+      ? { ...(await this.measure(store, opts)), compacted: false, reason: 'conflict' }
+      : second;
   }
 
-  private async measure(store: SnapshotStore, opts: CompactOptions): Promise<{ tokensBefore: number; tokensAfter: number }> {
+  private async measure(
+    store: SnapshotStore,
+    opts: CompactOptions,
+  ): Promise<{ tokensBefore: number; tokensAfter: number }> {
     const tokens = this.counter.count(await store.retrieve(undefined, { signal: opts.signal }));
     return { tokensBefore: tokens, tokensAfter: tokens };
   }
 
-  private async attempt(store: SnapshotStore, opts: CompactOptions): Promise<CompactionResult | 'conflict'> {
+  private async attempt(
+    store: SnapshotStore,
+    opts: CompactOptions,
+  ): Promise<CompactionResult | 'conflict'> {
     const signal = opts.signal;
     const { tokensBefore } = await this.measure(store, opts);
     if (!opts.force && tokensBefore < opts.thresholdTokens) {
-      return { compacted: false, reason: 'below-threshold', tokensBefore, tokensAfter: tokensBefore };
+      return {
+        compacted: false,
+        reason: 'below-threshold',
+        tokensBefore,
+        tokensAfter: tokensBefore,
+      };
     }
     const { snapshot: prev, tail } = await store.loadSnapshot({ signal });
     const cover = coverCount(tail, this.keepRecent);
-    if (cover === 0) return { compacted: false, reason: 'nothing-to-cover', tokensBefore, tokensAfter: tokensBefore };
+    if (cover === 0)
+      return {
+        compacted: false,
+        reason: 'nothing-to-cover',
+        tokensBefore,
+        tokensAfter: tokensBefore,
+      };
 
     const covered = tail.slice(0, cover).map((entry) => entry.message);
     const kept = tail.slice(cover).map((entry) => entry.message);
     const upTo = tail[cover - 1]!.cursor;
-    const summary = await this.summarizer.summarize({ previous: prev?.summary ?? null, messages: covered }, { signal });
+    const summary = await this.summarizer.summarize(
+      { previous: prev?.summary ?? null, messages: covered },
+      { signal },
+    );
     const pinned = pinnedFor(prev, covered);
     const snapshot: Snapshot = pinned.length > 0 ? { summary, pinned } : { summary };
-    const tokensAfter = this.counter.count(dropOrphanedToolResults([...summaryMessages(snapshot), ...kept]));
+    const tokensAfter = this.counter.count(
+      dropOrphanedToolResults([...summaryMessages(snapshot), ...kept]),
+    );
     if (opts.dryRun) return { compacted: false, upTo, tokensBefore, tokensAfter, snapshot };
 
     try {

@@ -1,7 +1,8 @@
 import type { Message } from '../core/message';
 
 /** The BPE encodings `gpt-tokenizer` ships; o200k_base is GPT-4o's and the default. */
-export type TokenEncoding = 'o200k_base' | 'cl100k_base' | 'p50k_base' | 'r50k_base' | 'o200k_harmony';
+export type TokenEncoding =
+  'o200k_base' | 'cl100k_base' | 'p50k_base' | 'r50k_base' | 'o200k_harmony';
 
 /** Tokens every message costs beyond its content (the role and the format's separators). */
 export const TOKENS_PER_MESSAGE = 3;
@@ -23,7 +24,9 @@ export interface TokenCounterOptions {
 }
 
 type CountTokens = (text: string) => number;
-type EncodingModule = { countTokens: (text: string, options?: { disallowedSpecial?: Set<string> }) => number };
+type EncodingModule = {
+  countTokens: (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
+};
 
 /** Only strings at least this long are worth a cache entry of their own. */
 const MIN_CACHED_TEXT_LENGTH = 64;
@@ -60,10 +63,17 @@ export class TokenCounter {
     if (cached !== undefined) return cached;
     let tokens = TOKENS_PER_MESSAGE + this.countText(message.role);
     for (const part of message.parts) {
-      tokens += part.type === 'image_url' || part.type === 'image_base64' ? TOKENS_PER_IMAGE : this.countText(part.text ?? '');
+      tokens +=
+        part.type === 'image_url' || part.type === 'image_base64'
+          ? TOKENS_PER_IMAGE
+          : this.countText(part.text ?? '');
     }
     for (const call of message.toolCalls ?? []) {
-      tokens += TOKENS_PER_TOOL_CALL + this.countText(call.id) + this.countText(call.function.name) + this.countText(call.function.arguments);
+      tokens +=
+        TOKENS_PER_TOOL_CALL +
+        this.countText(call.id) +
+        this.countText(call.function.name) +
+        this.countText(call.function.arguments);
     }
     if (message.toolCallId) tokens += this.countText(message.toolCallId);
     if (message.name) tokens += TOKENS_PER_NAME + this.countText(message.name);
@@ -95,7 +105,10 @@ function loadEncoding(encoding: TokenEncoding): CountTokens {
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
   const load = loaders[encoding];
-  if (!load) throw new RangeError(`unknown token encoding "${encoding}"; use one of ${Object.keys(loaders).join(', ')}`);
+  if (!load)
+    throw new RangeError(
+      `unknown token encoding "${encoding}"; use one of ${Object.keys(loaders).join(', ')}`,
+    );
   const { countTokens } = load();
   // User text may contain strings such as "<|endoftext|>": count them as text, never refuse them.
   return (text) => countTokens(text, { disallowedSpecial: new Set() });

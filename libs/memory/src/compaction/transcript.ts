@@ -11,11 +11,15 @@ export function renderTranscript(messages: readonly Message[]): string {
 function renderMessage(message: Message): string {
   const lines: string[] = [];
   const text = message.parts
-    .map((part) => (part.type === 'text' ? (part.text ?? '') : part.type.startsWith('image') ? '[image]' : ''))
+    .map((part) =>
+      part.type === 'text' ? (part.text ?? '') : part.type.startsWith('image') ? '[image]' : '',
+    )
     .filter((piece) => piece !== '')
     .join(' ');
   if (message.role === 'tool') {
-    lines.push(`tool result (${message.toolCallId}${message.toolError ? ', failed' : ''}): ${text}`);
+    lines.push(
+      `tool result (${message.toolCallId}${message.toolError ? ', failed' : ''}): ${text}`,
+    );
   } else if (text) {
     lines.push(`${message.role}${message.name ? ` (${message.name})` : ''}: ${text}`);
   }

@@ -70,7 +70,10 @@ export abstract class DocumentStore implements SessionStore {
    * propagate and nothing is written.
    * @returns the document written, or null when `change` returned null.
    */
-  protected abstract update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null>;
+  protected abstract update(
+    change: DocumentChange,
+    opts?: CallOptions,
+  ): Promise<SessionDocument | null>;
 
   /** Removes messages, snapshot and metadata: the session is then as if new. */
   abstract clear(opts?: CallOptions): Promise<void>;
@@ -84,7 +87,10 @@ export abstract class DocumentStore implements SessionStore {
     const batch = deepFreeze(decodeMessages(messages));
     throwIfAborted(opts);
     if (batch.length === 0) return;
-    const committed = await this.update((doc) => appendToDocument(doc, batch, this.rules.capacity), opts);
+    const committed = await this.update(
+      (doc) => appendToDocument(doc, batch, this.rules.capacity),
+      opts,
+    );
     if (this.legacy && committed) await this.summarizeIfDue(this.legacy, committed, opts);
   }
 

@@ -20,12 +20,15 @@ describe('deprecated summarization: size rules', () => {
   });
 
   it('refuses a threshold below 2', () => {
-    expect(() => new LegacySummarization({ llm: unusedLlm, threshold: 1, size: 0 })).toThrow(RangeError);
+    expect(() => new LegacySummarization({ llm: unusedLlm, threshold: 1, size: 0 })).toThrow(
+      RangeError,
+    );
   });
 
   it('plans the oldest `size` entries once the threshold is reached', () => {
     const legacy = new LegacySummarization({ llm: unusedLlm, threshold: 4, size: 2 });
-    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ cursor: i + 7, message: userMessage(`m${i}`) }));
+    const entries = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ cursor: i + 7, message: userMessage(`m${i}`) }));
     expect(legacy.plan(entries(3))).toBeNull();
     expect(legacy.plan(entries(4))?.map((e) => e.cursor)).toEqual([7, 8]);
   });

@@ -33,7 +33,9 @@ export class LegacySummarization {
 
   constructor(private readonly options: SummarizationOptions) {
     if (!Number.isSafeInteger(options.threshold) || options.threshold < 2) {
-      throw new RangeError(`summarization.threshold must be a whole number of at least 2, got ${options.threshold}`);
+      throw new RangeError(
+        `summarization.threshold must be a whole number of at least 2, got ${options.threshold}`,
+      );
     }
     this.threshold = options.threshold;
     const size = options.size >= options.threshold ? options.threshold - 1 : options.size;
@@ -51,7 +53,10 @@ export class LegacySummarization {
       .map(({ message }) => `${message.role}: ${textContent(message)}`)
       .join('\n');
     const { message } = await this.options.llm.complete(
-      [systemMessage(LEGACY_INSTRUCTIONS), { role: 'user', parts: [{ type: 'text', text: transcript }] }],
+      [
+        systemMessage(LEGACY_INSTRUCTIONS),
+        { role: 'user', parts: [{ type: 'text', text: transcript }] },
+      ],
       opts,
     );
     return systemMessage(SUMMARY_PREFIX + textContent(message));

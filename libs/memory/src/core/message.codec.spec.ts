@@ -12,7 +12,13 @@ import { decodeMessages } from './message.codec';
 
 /** Messages as Phero's Go code writes them: Go field names, `null` for empty lists. */
 const goWritten = [
-  { Role: 'system', Parts: [{ Type: 'text', Text: 'be brief' }], ToolCalls: null, ToolCallID: '', Name: '' },
+  {
+    Role: 'system',
+    Parts: [{ Type: 'text', Text: 'be brief' }],
+    ToolCalls: null,
+    ToolCallID: '',
+    Name: '',
+  },
   {
     Role: 'user',
     Parts: [
@@ -25,9 +31,17 @@ const goWritten = [
   {
     Role: 'assistant',
     Parts: [{ Type: 'reasoning', Text: 'thinking', Signature: 'sig==' }],
-    ToolCalls: [{ ID: 'call_9', Type: 'function', Function: { Name: 'search', Arguments: '{"q":"x"}' } }],
+    ToolCalls: [
+      { ID: 'call_9', Type: 'function', Function: { Name: 'search', Arguments: '{"q":"x"}' } },
+    ],
   },
-  { Role: 'tool', Parts: [{ Type: 'text', Text: 'boom' }], ToolCallID: 'call_9', ToolError: true, ToolCalls: null },
+  {
+    Role: 'tool',
+    Parts: [{ Type: 'text', Text: 'boom' }],
+    ToolCallID: 'call_9',
+    ToolError: true,
+    ToolCalls: null,
+  },
 ];
 
 const ours: Message[] = [
@@ -40,7 +54,9 @@ const ours: Message[] = [
   {
     role: 'assistant',
     parts: [{ type: 'reasoning', text: 'thinking', signature: 'sig==' }],
-    toolCalls: [{ id: 'call_9', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }],
+    toolCalls: [
+      { id: 'call_9', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } },
+    ],
   },
   toolResultMessage('call_9', 'boom', { error: true }),
 ];
@@ -56,7 +72,12 @@ describe('message codec', () => {
 
   it('writes keys that Phero reads back (its decoder matches names case-insensitively)', () => {
     const json = JSON.stringify(ours[3]);
-    expect(JSON.parse(json)).toEqual({ role: 'tool', parts: [{ type: 'text', text: 'boom' }], toolCallId: 'call_9', toolError: true });
+    expect(JSON.parse(json)).toEqual({
+      role: 'tool',
+      parts: [{ type: 'text', text: 'boom' }],
+      toolCallId: 'call_9',
+      toolError: true,
+    });
   });
 
   it('does not share objects with its input', () => {
@@ -73,34 +94,59 @@ describe('message codec', () => {
     [{ role: 'user', parts: 'hi' }, 'message.parts'],
     [{ role: 'user', parts: [{ type: 'text', text: 3 }] }, 'message.parts[0].text'],
     [{ role: 'user', parts: [{ type: 'image_url' }] }, 'message.parts[0].imageUrl'],
-    [{ role: 'user', parts: [{ type: 'image_base64', mimeType: 'image/png' }] }, 'message.parts[0].imageBase64'],
+    [
+      { role: 'user', parts: [{ type: 'image_base64', mimeType: 'image/png' }] },
+      'message.parts[0].imageBase64',
+    ],
     [{ role: 'tool', parts: [] }, 'message.toolCallId'],
-    [{ role: 'user', parts: [], toolCalls: [{ id: 'c', function: { name: 'f' } }] }, 'message.toolCalls'],
-    [{ role: 'assistant', parts: [], toolCalls: [{ id: 'c', function: {} }] }, 'message.toolCalls[0].function.name'],
-    [{ role: 'assistant', parts: [], toolCalls: [{ function: { name: 'f' } }] }, 'message.toolCalls[0].id'],
+    [
+      { role: 'user', parts: [], toolCalls: [{ id: 'c', function: { name: 'f' } }] },
+      'message.toolCalls',
+    ],
+    [
+      { role: 'assistant', parts: [], toolCalls: [{ id: 'c', function: {} }] },
+      'message.toolCalls[0].function.name',
+    ],
+    [
+      { role: 'assistant', parts: [], toolCalls: [{ function: { name: 'f' } }] },
+      'message.toolCalls[0].id',
+    ],
     [{ role: 'user', parts: [], toolError: true }, 'message.toolError'],
     [{ role: 'tool', parts: [], toolCallId: 'c', toolError: 'yes' }, 'message.toolError'],
   ])('refuses %j naming %s', (value, path) => {
     expect(() => validateMessage(value)).toThrow(InvalidMessageError);
-    expect(() => validateMessage(value)).toThrow(expect.objectContaining({ path, code: 'INVALID_MESSAGE' }));
+    expect(() => validateMessage(value)).toThrow(
+      expect.objectContaining({ path, code: 'INVALID_MESSAGE' }),
+    );
   });
 
   it('names the index of the bad message in a batch', () => {
-    expect(() => decodeMessages([userMessage('ok'), { role: 'user', parts: [{ type: 'text' }, { type: 'x' }] }])).toThrow(
-      expect.objectContaining({ path: 'messages[1].parts[1].type' }),
-    );
+    expect(() =>
+      decodeMessages([
+        userMessage('ok'),
+        { role: 'user', parts: [{ type: 'text' }, { type: 'x' }] },
+      ]),
+    ).toThrow(expect.objectContaining({ path: 'messages[1].parts[1].type' }));
   });
 });
 
 describe('message helpers', () => {
   it('build each role', () => {
     expect(userMessage('hi')).toEqual({ role: 'user', parts: [{ type: 'text', text: 'hi' }] });
-    expect(assistantMessage('', [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }])).toEqual({
+    expect(
+      assistantMessage('', [
+        { id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } },
+      ]),
+    ).toEqual({
       role: 'assistant',
       parts: [],
       toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
     });
-    expect(toolResultMessage('c', 'ok')).toEqual({ role: 'tool', parts: [{ type: 'text', text: 'ok' }], toolCallId: 'c' });
+    expect(toolResultMessage('c', 'ok')).toEqual({
+      role: 'tool',
+      parts: [{ type: 'text', text: 'ok' }],
+      toolCallId: 'c',
+    });
   });
 
   it('textContent joins text parts with newlines and skips reasoning and images', () => {

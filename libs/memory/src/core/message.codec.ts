@@ -43,7 +43,10 @@ export function decodeMessage(value: unknown, path = 'message'): Message {
   const toolError = fields.get('toolerror');
   if (role === 'tool') {
     if (!toolCallId) {
-      throw new InvalidMessageError(`${path}.toolCallId`, 'a tool message must name the tool call it answers');
+      throw new InvalidMessageError(
+        `${path}.toolCallId`,
+        'a tool message must name the tool call it answers',
+      );
     }
     message.toolCallId = toolCallId;
     if (toolError !== undefined && toolError !== null && typeof toolError !== 'boolean') {
@@ -78,13 +81,20 @@ export function decodeMessages(values: readonly unknown[], path = 'messages'): M
   return values.map((value, index) => decodeMessage(value, `${path}[${index}]`));
 }
 
-const TEXT_PART_TYPES: ReadonlySet<ContentPartType> = new Set(['text', 'reasoning', 'redacted_reasoning']);
+const TEXT_PART_TYPES: ReadonlySet<ContentPartType> = new Set([
+  'text',
+  'reasoning',
+  'redacted_reasoning',
+]);
 
 function decodePart(value: unknown, path: string): ContentPart {
   const fields = readObject(value, path);
   const type = fields.get('type');
   if (typeof type !== 'string' || !CONTENT_PART_TYPES.includes(type as ContentPartType)) {
-    throw new InvalidMessageError(`${path}.type`, `must be one of ${CONTENT_PART_TYPES.join(', ')}`);
+    throw new InvalidMessageError(
+      `${path}.type`,
+      `must be one of ${CONTENT_PART_TYPES.join(', ')}`,
+    );
   }
   const part: ContentPart = { type: type as ContentPartType };
   if (TEXT_PART_TYPES.has(part.type)) {
@@ -95,12 +105,16 @@ function decodePart(value: unknown, path: string): ContentPart {
     }
   } else if (part.type === 'image_url') {
     const imageUrl = readOptionalString(fields.get('imageurl'), `${path}.imageUrl`);
-    if (!imageUrl) throw new InvalidMessageError(`${path}.imageUrl`, 'an image_url part needs a URL');
+    if (!imageUrl)
+      throw new InvalidMessageError(`${path}.imageUrl`, 'an image_url part needs a URL');
     part.imageUrl = imageUrl;
   } else {
     const imageBase64 = readOptionalString(fields.get('imagebase64'), `${path}.imageBase64`);
     if (!imageBase64) {
-      throw new InvalidMessageError(`${path}.imageBase64`, 'an image_base64 part needs the image data');
+      throw new InvalidMessageError(
+        `${path}.imageBase64`,
+        'an image_base64 part needs the image data',
+      );
     }
     part.imageBase64 = imageBase64;
     const mimeType = readOptionalString(fields.get('mimetype'), `${path}.mimeType`);
@@ -119,7 +133,8 @@ function decodeToolCall(value: unknown, path: string): ToolCall {
   }
   const fn = readObject(fields.get('function'), `${path}.function`);
   const name = readOptionalString(fn.get('name'), `${path}.function.name`);
-  if (!name) throw new InvalidMessageError(`${path}.function.name`, 'a tool call needs a function name');
+  if (!name)
+    throw new InvalidMessageError(`${path}.function.name`, 'a tool call needs a function name');
   const args = readOptionalString(fn.get('arguments'), `${path}.function.arguments`) ?? '';
   return { id, type: 'function', function: { name, arguments: args } };
 }
@@ -134,7 +149,11 @@ function readObject(value: unknown, path: string): Map<string, unknown> {
   return fields;
 }
 
-function readList<T>(value: unknown, path: string, decode: (item: unknown, path: string) => T): T[] {
+function readList<T>(
+  value: unknown,
+  path: string,
+  decode: (item: unknown, path: string) => T,
+): T[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new InvalidMessageError(path, 'must be an array');
   return value.map((item, index) => decode(item, `${path}[${index}]`));

@@ -2,11 +2,7 @@
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 export type ContentPartType =
-  | 'text'
-  | 'image_url'
-  | 'image_base64'
-  | 'reasoning'
-  | 'redacted_reasoning';
+  'text' | 'image_url' | 'image_base64' | 'reasoning' | 'redacted_reasoning';
 
 /** One piece of a message's content; which fields apply depends on `type`. */
 export interface ContentPart {

@@ -47,7 +47,9 @@ export function documentEntriesPage(doc: SessionDocument, query: EntriesQuery = 
   const first = firstCursor(doc);
   const start = query.after === undefined ? 0 : Math.max(0, query.after - first + 1);
   const end = query.limit === undefined ? doc.messages.length : start + Math.max(0, query.limit);
-  return doc.messages.slice(start, end).map((message, i) => ({ cursor: first + start + i, message }));
+  return doc.messages
+    .slice(start, end)
+    .map((message, i) => ({ cursor: first + start + i, message }));
 }
 
 /** The stored entries after the snapshot, as `loadSnapshot` returns them. */
@@ -100,7 +102,8 @@ export function snapshotDocument(
 
 /** Sets or (with '') removes one metadata key. */
 export function setDocumentMeta(doc: SessionDocument, key: string, value: string): SessionDocument {
-  if (typeof key !== 'string' || key === '') throw new TypeError('a metadata key must be a non-empty string');
+  if (typeof key !== 'string' || key === '')
+    throw new TypeError('a metadata key must be a non-empty string');
   if (typeof value !== 'string') throw new TypeError(`metadata "${key}" must be a string value`);
   const meta = { ...doc.meta };
   if (value === '') delete meta[key];
@@ -125,11 +128,16 @@ export function replaceDocumentRange(
 
 /** A document is stored as a plain array while it is nothing more than a complete log. */
 export function isPlainLog(doc: SessionDocument): boolean {
-  return doc.snapshot === null && Object.keys(doc.meta).length === 0 && doc.saved === doc.messages.length;
+  return (
+    doc.snapshot === null && Object.keys(doc.meta).length === 0 && doc.saved === doc.messages.length
+  );
 }
 
 /** The JSON form: a plain array while {@link isPlainLog}, else an object. */
-export function encodeDocument(doc: SessionDocument, opts: { alwaysObject?: boolean } = {}): unknown {
+export function encodeDocument(
+  doc: SessionDocument,
+  opts: { alwaysObject?: boolean } = {},
+): unknown {
   if (!opts.alwaysObject && isPlainLog(doc)) return doc.messages;
   return { messages: doc.messages, snapshot: doc.snapshot, meta: doc.meta, saved: doc.saved };
 }

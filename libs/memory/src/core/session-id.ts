@@ -26,5 +26,7 @@ export function assertSessionId(id: unknown): asserts id is string {
 }
 
 export function isValidSessionId(id: unknown): id is string {
-  return typeof id === 'string' && id.length <= MAX_SESSION_ID_LENGTH && SESSION_ID_PATTERN.test(id);
+  return (
+    typeof id === 'string' && id.length <= MAX_SESSION_ID_LENGTH && SESSION_ID_PATTERN.test(id)
+  );
 }

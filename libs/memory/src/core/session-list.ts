@@ -28,7 +28,9 @@ export function encodeListToken(position: ListPosition): string {
 /** @throws RangeError when the token was not made by {@link encodeListToken}. */
 export function decodeListToken(token: string): ListPosition {
   try {
-    const [updatedAt, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    const [updatedAt, id] = JSON.parse(
+      Buffer.from(token, 'base64url').toString('utf8'),
+    ) as unknown[];
     if (typeof updatedAt === 'string' && typeof id === 'string') return { updatedAt, id };
   } catch {
     // fall through to the error below
@@ -37,10 +39,15 @@ export function decodeListToken(token: string): ListPosition {
 }
 
 /** Whether a session matches `search`: a case-insensitive substring of its id or `title` meta. */
-export function matchesSearch(info: Pick<SessionInfo, 'id' | 'meta'>, search: string | undefined): boolean {
+export function matchesSearch(
+  info: Pick<SessionInfo, 'id' | 'meta'>,
+  search: string | undefined,
+): boolean {
   if (!search) return true;
   const needle = search.toLowerCase();
-  return info.id.toLowerCase().includes(needle) || (info.meta.title ?? '').toLowerCase().includes(needle);
+  return (
+    info.id.toLowerCase().includes(needle) || (info.meta.title ?? '').toLowerCase().includes(needle)
+  );
 }
 
 /** Newest first; ties broken by id so the order (and the keyset) is total. */

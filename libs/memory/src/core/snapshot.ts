@@ -44,13 +44,19 @@ export function assertSnapshotCursor(
     throw new InvalidCursorError(session, upTo, 'a cursor is a whole number');
   }
   if (prev && upTo <= prev.upTo) {
-    throw new InvalidCursorError(session, upTo, `it does not move past the previous snapshot (${prev.upTo})`);
+    throw new InvalidCursorError(
+      session,
+      upTo,
+      `it does not move past the previous snapshot (${prev.upTo})`,
+    );
   }
   if (lastCursor === null || upTo > lastCursor) {
     throw new InvalidCursorError(
       session,
       upTo,
-      lastCursor === null ? 'the session has no messages' : `it lies beyond the last message (${lastCursor})`,
+      lastCursor === null
+        ? 'the session has no messages'
+        : `it lies beyond the last message (${lastCursor})`,
     );
   }
 }

@@ -2,7 +2,10 @@ import { jsonFileBackend, type MemoryBackend } from '@agent-memory/memory';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeBackendConformance, type ConformanceHarness } from '../../../../test/conformance/backend.conformance';
+import {
+  describeBackendConformance,
+  type ConformanceHarness,
+} from '../../../../test/conformance/backend.conformance';
 import { describeCompactionConformance } from '../../../../test/conformance/compaction.conformance';
 
 const root = mkdtempSync(join(tmpdir(), 'agent-memory-jsonfile-conf-'));

@@ -117,10 +117,7 @@ export class JsonFileMemory extends DocumentStore {
    * `change` returning null writes nothing. Errors (a corrupt file included) leave the file as it was.
    * @returns the document written, or null when nothing was.
    */
-  protected update(
-    change: DocumentChange,
-    opts?: CallOptions,
-  ): Promise<SessionDocument | null> {
+  protected update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
     return this.serialize(async () => {
       throwIfAborted(opts);
       await mkdir(dirname(this.path), { recursive: true });
@@ -142,7 +139,6 @@ export class JsonFileMemory extends DocumentStore {
     this.queue = run.catch(() => undefined);
     return run;
   }
-
 }
 
 async function fileExists(path: string): Promise<boolean> {

@@ -1,5 +1,8 @@
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { describeBackendConformance, type ConformanceHarness } from '../../../../test/conformance/backend.conformance';
+import {
+  describeBackendConformance,
+  type ConformanceHarness,
+} from '../../../../test/conformance/backend.conformance';
 import { describeCompactionConformance } from '../../../../test/conformance/compaction.conformance';
 import { TestBuckets } from '../../../../test/support/nats';
 import { testNatsUrl } from '../../../../test/support/services';

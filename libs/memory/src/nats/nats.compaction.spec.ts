@@ -1,4 +1,9 @@
-import { assistantMessage, ExtractiveSummarizer, SummaryCompactor, userMessage } from '@agent-memory/memory';
+import {
+  assistantMessage,
+  ExtractiveSummarizer,
+  SummaryCompactor,
+  userMessage,
+} from '@agent-memory/memory';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { startThrowawayNats, type ThrowawayServer } from '../../../../test/support/services';
 
@@ -20,11 +25,15 @@ describe('nats: compaction keeps a long session under the payload limit', () => 
   it('stores 400 turns (far more than one value holds) when compacting after each turn', async () => {
     const session = await backend.open('long-run');
     const compactor = new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 10 });
-    const paragraph = 'The assistant explains one more detail of the deployment plan in a full sentence.';
+    const paragraph =
+      'The assistant explains one more detail of the deployment plan in a full sentence.';
     let written = 0;
     let compactions = 0;
     for (let turn = 0; turn < 400; turn++) {
-      const messages = [userMessage(`turn ${turn}: ${paragraph}`), assistantMessage(`reply ${turn}: ${paragraph} ${paragraph}`)];
+      const messages = [
+        userMessage(`turn ${turn}: ${paragraph}`),
+        assistantMessage(`reply ${turn}: ${paragraph} ${paragraph}`),
+      ];
       written += Buffer.byteLength(JSON.stringify(messages));
       await session.save(messages);
       const result = await compactor.compact(session, { thresholdTokens: 2000 });

@@ -144,10 +144,7 @@ export class NatsMemory extends DocumentStore {
    * corrupt value and a value over the limit are thrown as they are, decided on a fresh read.
    * @returns the document written, or null when nothing was.
    */
-  protected update(
-    change: DocumentChange,
-    opts?: CallOptions,
-  ): Promise<SessionDocument | null> {
+  protected update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
     const run = this.queue.then(() => this.compareAndSwap(change, opts));
     this.queue = run.catch(() => undefined);
     return run;
@@ -222,7 +219,6 @@ export class NatsMemory extends DocumentStore {
       this.opts.maxPayload ?? connectionMaxPayload(this.kv) ?? DEFAULT_MAX_PAYLOAD_BYTES;
     return effectiveLimit(maxPayload, this.maxValueSize ?? undefined);
   }
-
 }
 
 /** Full jitter: a random wait up to `base * 2^(attempt-1)`, capped. */

@@ -1,5 +1,8 @@
 import { simpleBackend } from '@agent-memory/memory';
-import { describeBackendConformance, type ConformanceHarness } from '../../../../test/conformance/backend.conformance';
+import {
+  describeBackendConformance,
+  type ConformanceHarness,
+} from '../../../../test/conformance/backend.conformance';
 import { describeCompactionConformance } from '../../../../test/conformance/compaction.conformance';
 
 const harness: ConformanceHarness = {

@@ -21,7 +21,9 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
   const sessions = new Map<string, SimpleMemory>();
 
   const existing = (): SessionInfo[] =>
-    [...sessions.values()].map((store) => store.info()).filter((info): info is SessionInfo => info !== null);
+    [...sessions.values()]
+      .map((store) => store.info())
+      .filter((info): info is SessionInfo => info !== null);
 
   return {
     kind: 'simple',

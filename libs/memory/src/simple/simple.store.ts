@@ -30,7 +30,8 @@ export class SimpleMemory extends DocumentStore {
     readonly capacity: number,
     opts: SimpleMemoryOptions = {},
   ) {
-    if (!(capacity >= 1)) throw new RangeError(`SimpleMemory capacity must be at least 1, got ${capacity}`);
+    if (!(capacity >= 1))
+      throw new RangeError(`SimpleMemory capacity must be at least 1, got ${capacity}`);
     super(opts.sessionId ?? 'simple', {
       capacity,
       pruneCompacted: opts.pruneCompacted ?? false,
