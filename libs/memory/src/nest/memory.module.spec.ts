@@ -95,6 +95,26 @@ describe('MemoryModule', () => {
     await moduleRef.close();
   });
 
+  it('forRootAsync with useExisting reuses an options factory another module provides', async () => {
+    @Injectable()
+    class SharedMemoryConfig implements MemoryOptionsFactory {
+      createMemoryOptions(): MemoryModuleOptions {
+        return { backend: simpleBackend({ capacity: 5 }), compaction: { keepRecent: 3 } };
+      }
+    }
+    @Module({ providers: [SharedMemoryConfig], exports: [SharedMemoryConfig] })
+    class SettingsModule {}
+
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        MemoryModule.forRootAsync({ imports: [SettingsModule], useExisting: SharedMemoryConfig }),
+      ],
+    }).compile();
+    expect(moduleRef.get(MemoryService).backend.kind).toBe('simple');
+    expect(moduleRef.get(CompactionService).keepRecent).toBe(3);
+    await moduleRef.close();
+  });
+
   it('closes the backend when the app closes', async () => {
     const backend = await natsBackend({ servers: testNatsUrl(), bucket: buckets.next() });
     const app = await Test.createTestingModule({
