@@ -11,6 +11,7 @@ import {
   TokenCounter,
   assertSessionId,
   CompactionService,
+  contextMessages,
 } from '@agent-memory/memory';
 import { ApiHttpError, invalidField } from '../errors/api-http.error';
 import { CompactionsService } from '../compactions/compactions.service';
@@ -48,7 +49,12 @@ export class SessionsService {
   async detail(sessionId: string): Promise<SessionDetail> {
     const info = await this.info(sessionId);
     const store = await this.backend.open(sessionId);
-    const [{ snapshot }, context] = await Promise.all([store.loadSnapshot(), store.retrieve()]);
+    // One read: the context `retrieve` would return is the snapshot and the messages after it.
+    const { snapshot, tail } = await store.loadSnapshot();
+    const context = contextMessages(
+      snapshot,
+      tail.map((entry) => entry.message),
+    );
     return {
       ...info,
       snapshot,

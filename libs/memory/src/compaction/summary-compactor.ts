@@ -1,9 +1,14 @@
 import { SnapshotConflictError } from '../core/errors';
 import type { LlmClient } from '../core/llm-client.interface';
-import type { Cursor, Snapshot, SnapshotStore, StoredSnapshot } from '../core/memory.interface';
+import type {
+  Cursor,
+  Entry,
+  Snapshot,
+  SnapshotStore,
+  StoredSnapshot,
+} from '../core/memory.interface';
 import type { Message } from '../core/message';
-import { summaryMessages } from '../core/snapshot';
-import { dropOrphanedToolResults } from '../core/tool-pairing';
+import { contextMessages } from '../core/snapshot';
 import { coverCount } from './compaction-cut';
 import { LlmSummarizer } from './llm.summarizer';
 import type { Summarizer } from './summarizer.interface';
@@ -76,17 +81,10 @@ export class SummaryCompactor {
     if (first !== 'conflict') return first;
     // Someone else saved a snapshot meanwhile: decide again once on what is stored now.
     const second = await this.attempt(store, opts);
-    return second === 'conflict'
-      ? { ...(await this.measure(store, opts)), compacted: false, reason: 'conflict' }
-      : second;
-  }
-
-  private async measure(
-    store: SnapshotStore,
-    opts: CompactOptions,
-  ): Promise<{ tokensBefore: number; tokensAfter: number }> {
-    const tokens = this.counter.count(await store.retrieve(undefined, { signal: opts.signal }));
-    return { tokensBefore: tokens, tokensAfter: tokens };
+    if (second !== 'conflict') return second;
+    const { snapshot, tail } = await store.loadSnapshot({ signal: opts.signal });
+    const tokens = this.countContext(snapshot, tail);
+    return { compacted: false, reason: 'conflict', tokensBefore: tokens, tokensAfter: tokens };
   }
 
   private async attempt(
@@ -94,7 +92,9 @@ export class SummaryCompactor {
     opts: CompactOptions,
   ): Promise<CompactionResult | 'conflict'> {
     const signal = opts.signal;
-    const { tokensBefore } = await this.measure(store, opts);
+    // One read serves both the count and the cut: the context is the snapshot and its tail.
+    const { snapshot: prev, tail } = await store.loadSnapshot({ signal });
+    const tokensBefore = this.countContext(prev, tail);
     if (!opts.force && tokensBefore < opts.thresholdTokens) {
       return {
         compacted: false,
@@ -103,7 +103,6 @@ export class SummaryCompactor {
         tokensAfter: tokensBefore,
       };
     }
-    const { snapshot: prev, tail } = await store.loadSnapshot({ signal });
     const cover = coverCount(tail, this.keepRecent);
     if (cover === 0)
       return {
@@ -114,7 +113,6 @@ export class SummaryCompactor {
       };
 
     const covered = tail.slice(0, cover).map((entry) => entry.message);
-    const kept = tail.slice(cover).map((entry) => entry.message);
     const upTo = tail[cover - 1]!.cursor;
     const summary = await this.summarizer.summarize(
       { previous: prev?.summary ?? null, messages: covered },
@@ -122,9 +120,7 @@ export class SummaryCompactor {
     );
     const pinned = pinnedFor(prev, covered);
     const snapshot: Snapshot = pinned.length > 0 ? { summary, pinned } : { summary };
-    const tokensAfter = this.counter.count(
-      dropOrphanedToolResults([...summaryMessages(snapshot), ...kept]),
-    );
+    const tokensAfter = this.countContext(snapshot, tail.slice(cover));
     if (opts.dryRun) return { compacted: false, upTo, tokensBefore, tokensAfter, snapshot };
 
     try {
@@ -134,6 +130,16 @@ export class SummaryCompactor {
       if (error instanceof SnapshotConflictError) return 'conflict';
       throw error;
     }
+  }
+
+  /** Tokens of what `retrieve` returns for `snapshot` followed by `tail`. */
+  private countContext(snapshot: Snapshot | null, tail: readonly Entry[]): number {
+    return this.counter.count(
+      contextMessages(
+        snapshot,
+        tail.map((entry) => entry.message),
+      ),
+    );
   }
 }
 

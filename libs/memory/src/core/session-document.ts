@@ -2,8 +2,7 @@ import { CorruptSessionError } from './errors';
 import type { Cursor, EntriesQuery, Entry, Snapshot, StoredSnapshot } from './memory.interface';
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
-import { assertSnapshotSwap, storedSnapshot, summaryMessages } from './snapshot';
-import { dropOrphanedToolResults } from './tool-pairing';
+import { assertSnapshotSwap, contextMessages, storedSnapshot } from './snapshot';
 
 /**
  * A whole session as one value: what the in-process, JSON-file and NATS stores keep. The pure
@@ -61,9 +60,10 @@ export function documentTail(doc: SessionDocument): Entry[] {
 
 /** What `retrieve` returns: summary messages, then the tail, with orphaned tool results dropped. */
 export function documentContext(doc: SessionDocument): Message[] {
-  const tail = documentTail(doc).map((entry) => entry.message);
-  const context = doc.snapshot ? [...summaryMessages(doc.snapshot), ...tail] : tail;
-  return dropOrphanedToolResults(context);
+  return contextMessages(
+    doc.snapshot,
+    documentTail(doc).map((entry) => entry.message),
+  );
 }
 
 /**
@@ -140,6 +140,33 @@ export function encodeDocument(
 ): unknown {
   if (!opts.alwaysObject && isPlainLog(doc)) return doc.messages;
   return { messages: doc.messages, snapshot: doc.snapshot, meta: doc.meta, saved: doc.saved };
+}
+
+/**
+ * Reads a stored document from its JSON text (see {@link decodeDocument}). Empty text and `null`
+ * (what Phero leaves after a clear) hold no session: the result is then null.
+ * @param where names what holds the text in error messages, such as `the file`.
+ * @throws CorruptSessionError naming the session when the text is not JSON or not a session.
+ */
+export function parseDocumentText(
+  session: string,
+  text: string,
+  where: string,
+): SessionDocument | null {
+  if (text.trim() === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptSessionError(
+      session,
+      `${where} is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return parsed === null ? null : decodeDocument(session, parsed);
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type SessionInfo,
   type SessionPage,
 } from './backend.interface';
+import { isValidSessionId } from './session-id';
 
 /** The keyset position a `next` token stands for: the last item of the previous page. */
 export interface ListPosition {
@@ -70,4 +71,27 @@ export function paginateSessions(all: Iterable<SessionInfo>, q: ListSessionsQuer
   const items = matching.slice(0, limit);
   const last = items[items.length - 1];
   return { items, next: matching.length > limit && last ? encodeListToken(last) : null };
+}
+
+/** Sessions read at once by {@link listByReadingEach}. */
+export const LIST_READ_CONCURRENCY = 16;
+
+/**
+ * One page for a store that has no index to list from (JSON files, NATS KV): reads the info of
+ * every id that is a valid session id, {@link LIST_READ_CONCURRENCY} at a time, then pages in
+ * memory. `read` returns null for what is not (or no longer) a session. O(sessions) reads a page.
+ */
+export async function listByReadingEach(
+  ids: readonly string[],
+  read: (id: string) => Promise<SessionInfo | null>,
+  q: ListSessionsQuery,
+): Promise<SessionPage> {
+  listLimit(q); // a bad limit is refused before any read
+  const valid = ids.filter((id) => isValidSessionId(id));
+  const infos: SessionInfo[] = [];
+  for (let i = 0; i < valid.length; i += LIST_READ_CONCURRENCY) {
+    const batch = await Promise.all(valid.slice(i, i + LIST_READ_CONCURRENCY).map(read));
+    for (const info of batch) if (info) infos.push(info);
+  }
+  return paginateSessions(infos, q);
 }

@@ -1,6 +1,7 @@
 import { InvalidCursorError, SnapshotConflictError } from './errors';
 import type { Message } from './message';
 import { userMessage } from './message';
+import { dropOrphanedToolResults } from './tool-pairing';
 import type { Cursor, Snapshot, StoredSnapshot } from './memory.interface';
 
 /** Put before a snapshot's summary in the user message that stands for the covered messages. */
@@ -13,6 +14,20 @@ export const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
  */
 export function summaryMessages(snapshot: Snapshot): Message[] {
   return [userMessage(SUMMARY_PREFIX + snapshot.summary), ...(snapshot.pinned ?? [])];
+}
+
+/**
+ * The context a model is given: the snapshot's summary messages (if any), then the messages after
+ * it, with tool results whose call is not in the list dropped. What every store's `retrieve`
+ * returns, and what compaction counts.
+ */
+export function contextMessages(
+  snapshot: Snapshot | null,
+  messages: readonly Message[],
+): Message[] {
+  return dropOrphanedToolResults(
+    snapshot ? [...summaryMessages(snapshot), ...messages] : [...messages],
+  );
 }
 
 /**

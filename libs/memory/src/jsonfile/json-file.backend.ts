@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
 import { CorruptSessionError } from '../core/errors';
 import type { SummarizationOptions } from '../core/legacy-summarization';
-import { assertSessionId, isValidSessionId } from '../core/session-id';
-import { listLimit, paginateSessions } from '../core/session-list';
+import { assertSessionId } from '../core/session-id';
+import { listByReadingEach } from '../core/session-list';
 import { writeFileAtomic } from './atomic-write';
 import { JsonFileMemory } from './json-file.store';
 
@@ -21,7 +21,6 @@ export interface JsonFileBackendOptions {
 }
 
 /** How many session files `list` reads at once. */
-const LIST_READ_CONCURRENCY = 16;
 
 /**
  * Sessions as files: session `id` lives in `<dir>/<id>.json`, so a Phero file dropped there is a
@@ -62,16 +61,8 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
       return open(sessionId);
     },
     async list(q) {
-      listLimit(q);
-      const ids = (await sessionFileNames(dir))
-        .map((name) => name.slice(0, -'.json'.length))
-        .filter((id) => isValidSessionId(id));
-      const infos: SessionInfo[] = [];
-      for (let i = 0; i < ids.length; i += LIST_READ_CONCURRENCY) {
-        const batch = await Promise.all(ids.slice(i, i + LIST_READ_CONCURRENCY).map(readListable));
-        for (const info of batch) if (info) infos.push(info);
-      }
-      return paginateSessions(infos, q);
+      const ids = (await sessionFileNames(dir)).map((name) => name.slice(0, -'.json'.length));
+      return listByReadingEach(ids, readListable, q);
     },
     async inspect(sessionId) {
       assertSessionId(sessionId);

@@ -1,8 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { SessionInfo } from '../core/backend.interface';
-import { CorruptSessionError } from '../core/errors';
-import { EMPTY_DOCUMENT, decodeDocument, type SessionDocument } from '../core/session-document';
+import { EMPTY_DOCUMENT, parseDocumentText, type SessionDocument } from '../core/session-document';
 
 /** A session file as read from disk. */
 export interface SessionFile {
@@ -48,20 +47,7 @@ export async function readSessionText(path: string): Promise<string | null> {
  * @throws CorruptSessionError naming `session` when the text is not JSON or not a session.
  */
 export function parseSessionFile(session: string, raw: string): SessionDocument {
-  if (raw.trim() === '') return EMPTY_DOCUMENT;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch (error) {
-    throw new CorruptSessionError(
-      session,
-      `the file is not valid JSON: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  return parsed === null ? EMPTY_DOCUMENT : decodeDocument(session, parsed);
+  return parseDocumentText(session, raw, 'the file') ?? EMPTY_DOCUMENT;
 }
 
 /** The session id a file stands for: its name without `.json`. */

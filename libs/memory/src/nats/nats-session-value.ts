@@ -1,10 +1,9 @@
 import type { KvEntry } from 'nats';
 import type { SessionInfo } from '../core/backend.interface';
-import { CorruptSessionError } from '../core/errors';
 import {
   EMPTY_DOCUMENT,
-  decodeDocument,
   encodeDocument,
+  parseDocumentText,
   type SessionDocument,
 } from '../core/session-document';
 
@@ -32,23 +31,10 @@ export function loadedSession(session: string, entry: KvEntry | null): LoadedSes
   if (entry.operation !== 'PUT') {
     return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
   }
-  const text = decoder.decode(entry.value);
-  if (text.trim() === '')
-    return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new CorruptSessionError(
-      session,
-      `the KV value is not valid JSON: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  const doc = parsed === null ? EMPTY_DOCUMENT : decodeDocument(session, parsed);
-  return { doc, revision: entry.revision, exists: parsed !== null, updatedAt: entry.created };
+  const doc = parseDocumentText(session, decoder.decode(entry.value), 'the KV value');
+  return doc
+    ? { doc, revision: entry.revision, exists: true, updatedAt: entry.created }
+    : { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
 }
 
 /** The KV value of a document: always the JSON envelope (messages, saved, snapshot, meta). */

@@ -2,8 +2,8 @@ import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConne
 import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
 import { CorruptSessionError } from '../core/errors';
 import type { SummarizationOptions } from '../core/legacy-summarization';
-import { assertSessionId, isValidSessionId } from '../core/session-id';
-import { listLimit, paginateSessions } from '../core/session-list';
+import { assertSessionId } from '../core/session-id';
+import { listByReadingEach } from '../core/session-list';
 import { NatsRequestError, natsRequest } from './nats-request.error';
 import { bucketMaxValueSize } from './nats-size-limit';
 import { NatsMemory } from './nats.store';
@@ -11,7 +11,6 @@ import { NatsMemory } from './nats.store';
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
 export const DEFAULT_NATS_TIMEOUT_MS = 5000;
 /** How many session values `list` reads at once. */
-const LIST_READ_CONCURRENCY = 16;
 
 interface NatsBackendCommonOptions {
   /** The KV bucket holding one key per session; created (history 1) when missing, else bound. */
@@ -156,19 +155,12 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       return open(sessionId);
     },
     async list(q) {
-      listLimit(q);
       const keys = await natsRequest('list keys', null, async () => {
         const found: string[] = [];
         for await (const key of await kv.keys()) found.push(key);
         return found;
       });
-      const ids = keys.filter((key) => isValidSessionId(key));
-      const infos: SessionInfo[] = [];
-      for (let i = 0; i < ids.length; i += LIST_READ_CONCURRENCY) {
-        const batch = await Promise.all(ids.slice(i, i + LIST_READ_CONCURRENCY).map(readListable));
-        for (const info of batch) if (info) infos.push(info);
-      }
-      return paginateSessions(infos, q);
+      return listByReadingEach(keys, readListable, q);
     },
     async inspect(sessionId) {
       return NatsMemory.inspect(kv, sessionId);

@@ -15,8 +15,7 @@ import type {
 import type { Message } from '../core/message';
 import { decodeMessages } from '../core/message.codec';
 import { assertSessionId } from '../core/session-id';
-import { assertSnapshotSwap, storedSnapshot, summaryMessages } from '../core/snapshot';
-import { dropOrphanedToolResults } from '../core/tool-pairing';
+import { assertSnapshotSwap, contextMessages, storedSnapshot } from '../core/snapshot';
 import { ensureMemorySchema } from './memory-schema';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
@@ -88,9 +87,9 @@ export class PostgresMemory implements SessionStore {
 
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     const { snapshot, tail } = await this.loadSnapshot(opts);
-    const messages = tail.map((entry) => entry.message);
-    return dropOrphanedToolResults(
-      snapshot ? [...summaryMessages(snapshot), ...messages] : messages,
+    return contextMessages(
+      snapshot,
+      tail.map((entry) => entry.message),
     );
   }
 
