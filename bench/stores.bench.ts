@@ -39,7 +39,7 @@ function prefill(size: number): Message[] {
 interface Subject {
   name: string;
   /** A store holding `size` messages, and a save that keeps its size about constant. */
-  setup(size: number): Promise<{ store: SessionStore; save: () => Promise<void> }>;
+  setup(size: number): Promise<{ store: SessionStore; save: () => Promise<unknown> }>;
 }
 
 function subjects(dir: string): Subject[] {

@@ -87,9 +87,12 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
         assistant('Sure, when?'),
       ]);
       expect(created.status).toBe(201);
-      expect(await created.json()).toMatchObject({
+      const stored = await created.json();
+      expect(stored).toEqual({
         appended: 2,
-        session: { id: 'chat-1', messages: 2, stored: 2 },
+        first: expect.any(Number),
+        last: stored.first + 1,
+        replayed: false,
       });
 
       const response = await api.request('/api/sessions/chat-1');

@@ -9,6 +9,7 @@ import type {
   CompactionResult,
   Cursor,
   Entry,
+  SaveResult,
   SessionInfo,
   SessionPage,
   StoredSnapshot,
@@ -36,10 +37,13 @@ export interface MessagesPage {
   next: Cursor | null;
 }
 
-/** `POST /api/sessions/:id/messages` (201). */
-export interface AppendResult {
+/**
+ * `POST /api/sessions/:id/messages` (201): what the save stored, as `save` returned it. A retry
+ * with the same `Idempotency-Key` answers the same, with `replayed: true`.
+ */
+export interface AppendResult extends SaveResult {
+  /** Messages the save stored (for a replay: what the first request stored). */
   appended: number;
-  session: SessionInfo;
 }
 
 /** `POST /api/sessions/:id/compact` (202). */

@@ -19,6 +19,7 @@ import type { ApiErrorBody } from '../contract/admin-api.types';
 const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   INVALID_MESSAGE: 400,
   INVALID_SESSION_ID: 400,
+  INVALID_IDEMPOTENCY_KEY: 400,
   INVALID_CURSOR: 409,
   SNAPSHOT_CONFLICT: 409,
   SNAPSHOTS_UNSUPPORTED: 409,

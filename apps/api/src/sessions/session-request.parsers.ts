@@ -1,5 +1,6 @@
 import {
   MAX_LIST_LIMIT,
+  assertIdempotencyKey,
   decodeMessages,
   type ListSessionsQuery,
   type Message,
@@ -88,6 +89,20 @@ export function parseAppendBody(body: unknown): Message[] {
     );
   }
   return decodeMessages(messages);
+}
+
+/**
+ * The `Idempotency-Key` header of `POST …/messages`: absent, or 1–255 visible ASCII characters.
+ * @throws ApiHttpError 400 `INVALID_IDEMPOTENCY_KEY` naming the header.
+ */
+export function parseIdempotencyKey(header: unknown): string | undefined {
+  if (header === undefined) return undefined;
+  try {
+    assertIdempotencyKey(header);
+  } catch (error) {
+    throw invalidField('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key', (error as Error).message);
+  }
+  return header;
 }
 
 /** `PATCH /api/sessions/:id/meta` body `{ key: value }`; values are strings, '' removes the key. */

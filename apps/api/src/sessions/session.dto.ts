@@ -81,8 +81,16 @@ export class AppendMessagesDto {
 }
 
 export class AppendedDto {
-  @ApiProperty() appended!: number;
-  @ApiProperty({ type: SessionInfoDto }) session!: SessionInfoDto;
+  @ApiProperty({ description: 'messages stored (for a replay: by the first request)' })
+  appended!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'cursor of the first stored message' })
+  first!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'cursor of the last stored message' })
+  last!: number | null;
+  @ApiProperty({
+    description: 'true when the Idempotency-Key was seen before: nothing was stored this time',
+  })
+  replayed!: boolean;
 }
 
 export class CompactRequestDto {

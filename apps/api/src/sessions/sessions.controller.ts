@@ -3,6 +3,7 @@ import {
   Controller,
   Delete,
   Get,
+  Headers,
   HttpCode,
   Param,
   Patch,
@@ -16,6 +17,7 @@ import {
   ApiBearerAuth,
   ApiBody,
   ApiCreatedResponse,
+  ApiHeader,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -40,6 +42,7 @@ import {
 import {
   parseAppendBody,
   parseCompactBody,
+  parseIdempotencyKey,
   parseListQuery,
   parseMessagesQuery,
   parseMetaBody,
@@ -106,9 +109,19 @@ export class SessionsController {
 
   @Post(':id/messages')
   @ApiBody({ type: AppendMessagesDto })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'makes a retry safe: a key this session has seen stores nothing and answers as the first time (1–255 visible ASCII characters)',
+  })
   @ApiCreatedResponse({ type: AppendedDto })
-  append(@Param('id') id: string, @Body() body: unknown): Promise<AppendResult> {
-    return this.sessions.append(id, parseAppendBody(body));
+  append(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyKey: unknown,
+  ): Promise<AppendResult> {
+    return this.sessions.append(id, parseAppendBody(body), parseIdempotencyKey(idempotencyKey));
   }
 
   @Patch(':id/meta')

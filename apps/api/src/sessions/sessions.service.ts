@@ -88,14 +88,21 @@ export class SessionsService {
 
   /**
    * Appends one batch (validated before anything is written; a new id starts a session), then
-   * schedules a compaction check, as after an agent's turn.
+   * schedules a compaction check, as after an agent's turn. Answers from what `save` returned,
+   * with no second read, so a committed write is never reported as failed; a repeated
+   * `idempotencyKey` stores nothing and answers as the first time.
    */
-  async append(sessionId: string, messages: Message[]): Promise<AppendResult> {
+  async append(
+    sessionId: string,
+    messages: Message[],
+    idempotencyKey?: string,
+  ): Promise<AppendResult> {
     assertSessionId(sessionId);
     const store = await this.backend.open(sessionId);
-    await store.save(messages);
-    this.compactions.afterTurn(sessionId);
-    return { appended: messages.length, session: await this.info(sessionId) };
+    const saved = await store.save(messages, idempotencyKey ? { idempotencyKey } : undefined);
+    if (!saved.replayed) this.compactions.afterTurn(sessionId);
+    const appended = saved.first === null || saved.last === null ? 0 : saved.last - saved.first + 1;
+    return { appended, first: saved.first, last: saved.last, replayed: saved.replayed };
   }
 
   /** Sets each key ('' removes it); a new id starts a session holding only metadata. */

@@ -1,12 +1,20 @@
 import { throwIfAborted } from './abort';
 import { deepFreeze } from './deep-freeze';
 import { SnapshotsUnsupportedError } from './errors';
+import {
+  EMPTY_SAVE_RESULT,
+  assertIdempotencyKey,
+  findIdempotencyRecord,
+  replayedResult,
+} from './idempotency';
 import { LegacySummarization, type SummarizationOptions } from './legacy-summarization';
 import type {
   CallOptions,
   Cursor,
   EntriesQuery,
   Entry,
+  SaveOptions,
+  SaveResult,
   SessionStore,
   Snapshot,
   SnapshotState,
@@ -15,12 +23,12 @@ import type {
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
 import {
-  appendToDocument,
   documentContext,
   documentEntries,
   documentEntriesPage,
   documentTail,
   replaceDocumentRange,
+  saveToDocument,
   setDocumentMeta,
   snapshotDocument,
   type SessionDocument,
@@ -83,15 +91,33 @@ export abstract class DocumentStore implements SessionStore {
     return documentContext(await this.load(opts));
   }
 
-  async save(messages: readonly Message[], opts?: CallOptions): Promise<void> {
+  /**
+   * Appends the batch in one {@link update}; with an idempotency key, the key is checked and
+   * remembered in that same atomic step, so two racing saves with one key store the batch once.
+   * An empty batch writes nothing (a key is then only looked up, not remembered).
+   */
+  async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
     const batch = deepFreeze(decodeMessages(messages));
+    const key = opts?.idempotencyKey;
+    if (key !== undefined) assertIdempotencyKey(key);
     throwIfAborted(opts);
-    if (batch.length === 0) return;
-    const committed = await this.update(
-      (doc) => appendToDocument(doc, batch, this.rules.capacity),
-      opts,
-    );
+    if (batch.length === 0) {
+      if (key === undefined) return EMPTY_SAVE_RESULT;
+      const seen = findIdempotencyRecord((await this.load(opts)).keys, key);
+      return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
+    }
+    let result: SaveResult = EMPTY_SAVE_RESULT;
+    const committed = await this.update((doc) => {
+      // May run more than once (a store retrying a compare-and-swap): the last run is what counts.
+      const outcome = saveToDocument(doc, batch, {
+        capacity: this.rules.capacity,
+        idempotencyKey: key,
+      });
+      result = outcome.result;
+      return outcome.doc;
+    }, opts);
     if (this.legacy && committed) await this.summarizeIfDue(this.legacy, committed, opts);
+    return result;
   }
 
   async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {

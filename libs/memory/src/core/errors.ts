@@ -12,7 +12,8 @@ export type MemoryErrorCode =
   | 'INVALID_SESSION_ID'
   | 'CORRUPT_SESSION'
   | 'SESSION_SAVE_FAILED'
-  | 'BACKEND_UNAVAILABLE';
+  | 'BACKEND_UNAVAILABLE'
+  | 'INVALID_IDEMPOTENCY_KEY';
 
 export abstract class MemoryError extends Error {
   abstract readonly code: MemoryErrorCode;
@@ -100,6 +101,17 @@ export class InvalidMessageError extends MemoryError {
     readonly reason: string,
   ) {
     super(`invalid message at ${path}: ${reason}`);
+  }
+}
+
+/** An `idempotencyKey` save option that is not 1–255 visible ASCII characters; nothing was read or written. */
+export class InvalidIdempotencyKeyError extends MemoryError {
+  readonly code = 'INVALID_IDEMPOTENCY_KEY';
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`invalid idempotency key ${JSON.stringify(key.slice(0, 64))}: ${reason}`);
   }
 }
 

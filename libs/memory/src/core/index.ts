@@ -2,6 +2,11 @@ export * from './errors';
 export * from './message';
 export { decodeMessage, decodeMessages, validateMessage } from './message.codec';
 export * from './memory.interface';
+export {
+  IDEMPOTENCY_KEY_WINDOW,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  assertIdempotencyKey,
+} from './idempotency';
 export * from './snapshot';
 export * from './session-id';
 export * from './tool-pairing';

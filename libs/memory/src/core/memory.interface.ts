@@ -5,6 +5,25 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of `save`. */
+export interface SaveOptions extends CallOptions {
+  /**
+   * Makes the save safe to retry: a save whose key the session has already seen stores nothing
+   * and resolves with the first save's result (`replayed: true`). Keys are kept per session for at
+   * least its last 100 keyed saves (`IDEMPOTENCY_KEY_WINDOW`), across restarts on the
+   * durable stores; `clear()` forgets them. 1–255 visible ASCII characters, such as a UUID.
+   */
+  idempotencyKey?: string;
+}
+
+/** What `save` stored: the cursors of the batch's first and last message (null for an empty batch). */
+export interface SaveResult {
+  first: Cursor | null;
+  last: Cursor | null;
+  /** True when the `idempotencyKey` was seen before: nothing was stored by this call. */
+  replayed: boolean;
+}
+
 /** What an agent needs from a memory: prior context before a turn, the new messages after it. */
 export interface Memory {
   /**
@@ -15,10 +34,13 @@ export interface Memory {
   retrieve(query?: string, opts?: CallOptions): Promise<Message[]>;
   /**
    * Appends a batch atomically and contiguously: all or nothing, with no other writer's message
-   * between its messages. Validates every message before writing anything.
+   * between its messages. Validates every message (and the idempotency key) before writing anything.
+   * @returns the cursors of the batch's first and last message (null for an empty batch), or, for
+   * an idempotency key already seen, the first save's result with `replayed: true`.
    * @throws InvalidMessageError naming the offending path; nothing is written.
+   * @throws InvalidIdempotencyKeyError for a malformed key; nothing is written.
    */
-  save(messages: readonly Message[], opts?: CallOptions): Promise<void>;
+  save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult>;
   /** Removes messages, snapshot and metadata: the session is then as if new. */
   clear(opts?: CallOptions): Promise<void>;
 }

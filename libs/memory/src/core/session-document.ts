@@ -1,5 +1,20 @@
 import { CorruptSessionError } from './errors';
-import type { Cursor, EntriesQuery, Entry, Snapshot, StoredSnapshot } from './memory.interface';
+import {
+  EMPTY_SAVE_RESULT,
+  decodeIdempotencyRecords,
+  findIdempotencyRecord,
+  rememberIdempotencyRecord,
+  replayedResult,
+  type IdempotencyRecord,
+} from './idempotency';
+import type {
+  Cursor,
+  EntriesQuery,
+  Entry,
+  SaveResult,
+  Snapshot,
+  StoredSnapshot,
+} from './memory.interface';
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
 import { assertSnapshotSwap, contextMessages, storedSnapshot } from './snapshot';
@@ -18,6 +33,8 @@ export interface SessionDocument {
   readonly saved: number;
   readonly snapshot: StoredSnapshot | null;
   readonly meta: Readonly<Record<string, string>>;
+  /** The newest keyed saves, oldest first (at most `IDEMPOTENCY_KEY_WINDOW`). Absent: none. */
+  readonly keys?: readonly IdempotencyRecord[];
 }
 
 export const EMPTY_DOCUMENT: SessionDocument = Object.freeze({
@@ -81,6 +98,27 @@ export function appendToDocument(
 }
 
 /**
+ * A save of a validated, non-empty batch: appends it (see {@link appendToDocument}) and, with an
+ * idempotency key, remembers the key with the cursors stored. A key the document already holds
+ * stores nothing: `doc` is then null and `result` the first save's, with `replayed: true`.
+ */
+export function saveToDocument(
+  doc: SessionDocument,
+  messages: readonly Message[],
+  opts: { capacity?: number; idempotencyKey?: string } = {},
+): { doc: SessionDocument | null; result: SaveResult } {
+  const key = opts.idempotencyKey;
+  const seen = key === undefined ? undefined : findIdempotencyRecord(doc.keys, key);
+  if (seen) return { doc: null, result: replayedResult(seen) };
+  if (messages.length === 0) return { doc: null, result: EMPTY_SAVE_RESULT };
+  const appended = appendToDocument(doc, messages, opts.capacity);
+  const result: SaveResult = { first: doc.saved + 1, last: appended.saved, replayed: false };
+  if (key === undefined) return { doc: appended, result };
+  const keys = rememberIdempotencyRecord(doc.keys, { key, first: result.first, last: result.last });
+  return { doc: { ...appended, keys }, result };
+}
+
+/**
  * Swaps in a snapshot if `prev` is still the latest one (see `SnapshotStore.saveSnapshot`).
  * With `prune`, drops the messages the snapshot covers in the same step.
  */
@@ -126,20 +164,37 @@ export function replaceDocumentRange(
   return { ...doc, messages: [replacement, ...doc.messages.slice(to - from + 1)] };
 }
 
-/** A document is stored as a plain array while it is nothing more than a complete log. */
+/**
+ * A document is stored as a plain array while it is nothing more than a complete log: no
+ * snapshot, no metadata, no remembered idempotency keys, nothing evicted or pruned. A session
+ * saved with an idempotency key therefore leaves the plain-array form Phero reads.
+ */
 export function isPlainLog(doc: SessionDocument): boolean {
   return (
-    doc.snapshot === null && Object.keys(doc.meta).length === 0 && doc.saved === doc.messages.length
+    doc.snapshot === null &&
+    Object.keys(doc.meta).length === 0 &&
+    (doc.keys?.length ?? 0) === 0 &&
+    doc.saved === doc.messages.length
   );
 }
 
-/** The JSON form: a plain array while {@link isPlainLog}, else an object. */
+/**
+ * The JSON form: a plain array while {@link isPlainLog}, else an object of `messages`,
+ * `snapshot`, `meta`, `saved` and (when there are any) `idempotencyKeys`.
+ */
 export function encodeDocument(
   doc: SessionDocument,
   opts: { alwaysObject?: boolean } = {},
 ): unknown {
   if (!opts.alwaysObject && isPlainLog(doc)) return doc.messages;
-  return { messages: doc.messages, snapshot: doc.snapshot, meta: doc.meta, saved: doc.saved };
+  const encoded: Record<string, unknown> = {
+    messages: doc.messages,
+    snapshot: doc.snapshot,
+    meta: doc.meta,
+    saved: doc.saved,
+  };
+  if (doc.keys && doc.keys.length > 0) encoded.idempotencyKeys = doc.keys;
+  return encoded;
 }
 
 /**
@@ -189,12 +244,14 @@ export function decodeDocument(session: string, raw: unknown): SessionDocument {
     if (!Number.isSafeInteger(savedRaw) || (savedRaw as number) < messages.length) {
       throw new Error('"saved" is not a count of at least the kept messages');
     }
-    return {
+    const doc: SessionDocument = {
       messages,
       saved: savedRaw as number,
       snapshot: decodeStoredSnapshot(fields.get('snapshot')),
       meta: decodeMeta(fields.get('meta')),
     };
+    const keys = decodeIdempotencyRecords(fields.get('idempotencykeys'));
+    return keys.length > 0 ? { ...doc, keys } : doc;
   } catch (error) {
     if (error instanceof CorruptSessionError) throw error;
     throw new CorruptSessionError(session, (error as Error).message, { cause: error });

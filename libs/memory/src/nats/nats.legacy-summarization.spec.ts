@@ -21,7 +21,7 @@ function chatClient(baseUrl: string): LlmClient {
 /** The local LLM server: answers "summary <n>", after running `beforeAnswer`; `failWith` makes it fail. */
 const llm = {
   requests: [] as { messages: { role: string; content: string }[] }[],
-  beforeAnswer: null as (() => Promise<void>) | null,
+  beforeAnswer: null as (() => Promise<unknown>) | null,
   failWith: 0,
 };
 

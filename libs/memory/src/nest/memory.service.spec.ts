@@ -166,6 +166,43 @@ describe('MemoryService.runTurn', () => {
     expect(result.compaction).toBeNull();
   });
 
+  it('saves each turn under one idempotency key, so a retried turn or save stores nothing twice', async () => {
+    const turn = async () => ({ answer: 'hi', messages: [assistantMessage('hi')] });
+    const first = await memory.runTurn('t.key', userMessage('hello'), turn, {
+      idempotencyKey: 'request-1',
+    });
+    expect(first.idempotencyKey).toBe('request-1');
+    expect(first.result).toEqual({ first: 1, last: 2, replayed: false });
+    const retried = await memory.runTurn('t.key', userMessage('hello'), turn, {
+      idempotencyKey: 'request-1',
+    });
+    expect(retried.result).toEqual({ first: 1, last: 2, replayed: true });
+    expect((await stored('t.key')).map(textContent)).toEqual(['hello', 'hi']);
+
+    const fresh = await memory.runTurn('t.key', userMessage('again'), turn);
+    expect(fresh.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(fresh.idempotencyKey).not.toBe('request-1');
+    const store = await memory.session('t.key');
+    // Saving the turn again with its key (as after a saveError) stores nothing.
+    expect(await store.save(fresh.saved, { idempotencyKey: fresh.idempotencyKey })).toEqual({
+      ...fresh.result,
+      replayed: true,
+    });
+    expect(await stored('t.key')).toHaveLength(4);
+  });
+
+  it('refuses a malformed idempotency key before running anything', async () => {
+    let ran = false;
+    const turn = async () => {
+      ran = true;
+      return { answer: 1 };
+    };
+    await expect(
+      memory.runTurn('t.badkey', userMessage('x'), turn, { idempotencyKey: 'two words' }),
+    ).rejects.toMatchObject({ code: 'INVALID_IDEMPOTENCY_KEY' });
+    expect(ran).toBe(false);
+  });
+
   it('returns the answer with a SessionSaveFailedError when NATS refuses a too-large session', async () => {
     await moduleRef.close();
     const bucket = buckets.next();

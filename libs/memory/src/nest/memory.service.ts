@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
 import { SessionSaveFailedError } from '../core/errors';
+import { assertIdempotencyKey } from '../core/idempotency';
 import { textContent, type Message } from '../core/message';
 import { validateMessage } from '../core/message.codec';
-import type { SessionStore } from '../core/memory.interface';
+import type { SaveResult, SessionStore } from '../core/memory.interface';
 import { CompactionService } from './compaction.service';
 import { MEMORY_BACKEND } from './memory.constants';
 import { answeredToolExchanges } from './turn-messages';
@@ -41,10 +43,14 @@ export class MemoryService implements BeforeApplicationShutdown {
    *    passed to `record`, without unanswered tool calls; the function's error is then rethrown);
    * 4. schedules a compaction check (`CompactionService.afterTurn`), off the request path.
    *
-   * The save does not use `signal`, so an aborted turn still keeps its messages. A failed save
-   * does not lose the answer: it resolves with `saveError` (a `SessionSaveFailedError`) set.
-   * Turns on one session should not overlap; the helper does not queue them.
-   * @throws InvalidMessageError for invalid input, before anything runs; InvalidSessionIdError;
+   * The save does not use `signal`, so an aborted turn still keeps its messages. It carries one
+   * idempotency key per turn (`opts.idempotencyKey`, else a random UUID, returned as
+   * `idempotencyKey`), so saving the turn again, or running it again with the same key, never
+   * stores it twice. A failed save does not lose the answer: it resolves with `saveError` (a
+   * `SessionSaveFailedError`) set. Turns on one session should not overlap; the helper does not
+   * queue them.
+   * @throws InvalidMessageError for invalid input, InvalidIdempotencyKeyError for a malformed
+   * key, both before anything runs; InvalidSessionIdError;
    * the retrieve's error (nothing saved then); the function's own error (after saving the partial turn).
    */
   async runTurn<T>(
@@ -56,6 +62,8 @@ export class MemoryService implements BeforeApplicationShutdown {
     const inputs = (Array.isArray(input) ? input : [input]).map((message, index) =>
       validateMessage(message, `input[${index}]`),
     );
+    const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+    assertIdempotencyKey(idempotencyKey);
     const store = await this.backend.open(sessionId);
     const query = inputs
       .map(textContent)
@@ -75,7 +83,7 @@ export class MemoryService implements BeforeApplicationShutdown {
       });
     } catch (error) {
       const partial = [...inputs, ...answeredToolExchanges(recorded)];
-      const saveError = await this.save(sessionId, store, partial);
+      const { saveError } = await this.save(sessionId, store, partial, idempotencyKey);
       if (saveError) {
         this.logger.error(
           `turn on session "${sessionId}" failed and its messages were not saved: ${saveError.message}`,
@@ -86,11 +94,12 @@ export class MemoryService implements BeforeApplicationShutdown {
       throw error;
     }
     const saved = [...inputs, ...(output.messages ?? recorded)];
-    const saveError = await this.save(sessionId, store, saved);
-    const compaction = saveError ? null : this.compaction.afterTurn(sessionId);
-    return saveError
-      ? { answer: output.answer, saved, saveError, compaction }
-      : { answer: output.answer, saved, compaction };
+    const { result, saveError } = await this.save(sessionId, store, saved, idempotencyKey);
+    if (saveError) {
+      return { answer: output.answer, saved, idempotencyKey, saveError, compaction: null };
+    }
+    const compaction = this.compaction.afterTurn(sessionId);
+    return { answer: output.answer, saved, idempotencyKey, result, compaction };
   }
 
   /** Nest lifecycle: stops compaction (it may still write), then closes the backend. Idempotent. */
@@ -106,12 +115,12 @@ export class MemoryService implements BeforeApplicationShutdown {
     sessionId: string,
     store: SessionStore,
     messages: Message[],
-  ): Promise<SessionSaveFailedError | undefined> {
+    idempotencyKey: string,
+  ): Promise<{ result?: SaveResult; saveError?: SessionSaveFailedError }> {
     try {
-      await store.save(messages);
-      return undefined;
+      return { result: await store.save(messages, { idempotencyKey }) };
     } catch (error) {
-      return new SessionSaveFailedError(sessionId, error);
+      return { saveError: new SessionSaveFailedError(sessionId, error) };
     }
   }
 }

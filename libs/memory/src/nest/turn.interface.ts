@@ -1,4 +1,5 @@
 import type { SessionSaveFailedError } from '../core/errors';
+import type { SaveResult } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import type { CompactionJobRef } from './compaction-job.interface';
 
@@ -37,6 +38,12 @@ export type TurnFunction<T> = (ctx: TurnContext) => Promise<TurnOutput<T>>;
 export interface RunTurnOptions {
   /** Cancels the retrieve and is handed to the function; the turn's messages are saved regardless. */
   signal?: AbortSignal;
+  /**
+   * The idempotency key of the turn's save (1–255 visible ASCII characters). Default: a fresh
+   * random UUID. Pass the same key when running a turn again (a client's request id, say): if the
+   * first run's messages were stored, the retry stores nothing and the first run's messages stay.
+   */
+  idempotencyKey?: string;
 }
 
 /** What `MemoryService.runTurn` resolves with. */
@@ -44,6 +51,14 @@ export interface TurnResult<T> {
   answer: T;
   /** The messages this turn appended (the input, then what the function produced). */
   saved: Message[];
+  /**
+   * The key the turn's save used. After a `saveError`, save `saved` again with it
+   * (`store.save(saved, { idempotencyKey })`): if the failed save was in fact stored, nothing is
+   * stored twice.
+   */
+  idempotencyKey: string;
+  /** What the save stored (its cursors; `replayed` when the key was seen before). Absent after a `saveError`. */
+  result?: SaveResult;
   /**
    * Set when the messages could not be stored (`cause` holds the store's error). The answer is
    * still valid; nothing of this turn was stored, so the caller may save `saved` again later.

@@ -19,4 +19,5 @@ export {
   type MemoryMigrationClass,
 } from './migrations/memory-migrations';
 export { CreateMemoryTables1764680000000 } from './migrations/create-memory-tables.migration';
+export { AddIdempotencyKeys1764950000000 } from './migrations/add-idempotency-keys.migration';
 export { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';

@@ -7,11 +7,21 @@ import type {
   Cursor,
   EntriesQuery,
   Entry,
+  SaveOptions,
+  SaveResult,
   SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
 } from '../core/memory.interface';
+import {
+  EMPTY_SAVE_RESULT,
+  assertIdempotencyKey,
+  decodeIdempotencyRecords,
+  findIdempotencyRecord,
+  rememberIdempotencyRecord,
+  replayedResult,
+} from '../core/idempotency';
 import type { Message } from '../core/message';
 import { decodeMessages } from '../core/message.codec';
 import { assertSessionId } from '../core/session-id';
@@ -93,18 +103,52 @@ export class PostgresMemory implements SessionStore {
     );
   }
 
-  async save(messages: readonly Message[], opts?: CallOptions): Promise<void> {
+  /**
+   * One statement without an idempotency key; with one, a transaction that locks the session's
+   * row, looks the key up in `idempotency_keys`, and inserts and remembers it only when new.
+   */
+  async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
     const batch = decodeMessages(messages);
+    const key = opts?.idempotencyKey;
+    if (key !== undefined) assertIdempotencyKey(key);
     throwIfAborted(opts);
-    if (batch.length === 0) return;
-    await pgRequest('save', this.sessionId, () =>
-      preparedQuery(this.dataSource, this.sql.save, [
-        this.sessionId,
-        batch.map((message) => JSON.stringify(message)),
-        batch.length,
-      ]),
-    );
+    const values = [this.sessionId, batch.map((message) => JSON.stringify(message)), batch.length];
+    let result: SaveResult;
+    if (key === undefined) {
+      if (batch.length === 0) return EMPTY_SAVE_RESULT;
+      const rows = await pgRequest('save', this.sessionId, () =>
+        preparedQuery(this.dataSource, this.sql.save, values),
+      );
+      result = savedRange(rows);
+    } else if (batch.length === 0) {
+      const rows = (await pgRequest('read idempotency keys', this.sessionId, () =>
+        preparedQuery(this.dataSource, this.sql.idempotencyKeys, [this.sessionId]),
+      )) as { idempotency_keys: unknown }[];
+      const seen = findIdempotencyRecord(decodeIdempotencyRecords(rows[0]?.idempotency_keys), key);
+      return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
+    } else {
+      result = await pgRequest('save', this.sessionId, () =>
+        this.dataSource.transaction(async (tx) => {
+          const [row] = (await tx.query(this.sql.lockIdempotencyKeys, [this.sessionId])) as [
+            { idempotency_keys: unknown },
+          ];
+          const keys = decodeIdempotencyRecords(row.idempotency_keys);
+          const seen = findIdempotencyRecord(keys, key);
+          if (seen) return replayedResult(seen);
+          const saved = savedRange(await tx.query(this.sql.save, values));
+          const remembered = rememberIdempotencyRecord(keys, {
+            key,
+            first: saved.first,
+            last: saved.last,
+          });
+          await tx.query(this.sql.setIdempotencyKeys, [this.sessionId, JSON.stringify(remembered)]);
+          return saved;
+        }),
+      );
+      if (result.replayed) return result;
+    }
     if (this.legacy) await this.summarizeIfDue(this.legacy, opts);
+    return result;
   }
 
   /** Deletes the session's messages, snapshot and row (also corrupt ones): it is then as if new. */
@@ -254,6 +298,16 @@ export class PostgresMemory implements SessionStore {
   }
 }
 
+/** The cursors of a save statement's one row (`first`, `last` as bigint strings). */
+function savedRange(rows: unknown): SaveResult {
+  const [row] = rows as [{ first: string | null; last: string | null }];
+  return {
+    first: row.first === null ? null : Number(row.first),
+    last: row.last === null ? null : Number(row.last),
+    replayed: false,
+  };
+}
+
 /** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
 function statements({ messages, snapshots, sessions }: MemoryTableNames) {
   return {
@@ -265,11 +319,22 @@ function statements({ messages, snapshots, sessions }: MemoryTableNames) {
           SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
               updated_at = excluded.updated_at
         RETURNING session_id
+      ),
+      inserted AS (
+        INSERT INTO ${messages} (session_id, message)
+        SELECT session.session_id, batch.message
+        FROM session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
+        ORDER BY batch.ord
+        RETURNING seq
       )
-      INSERT INTO ${messages} (session_id, message)
-      SELECT session.session_id, batch.message
-      FROM session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
-      ORDER BY batch.ord`,
+      SELECT min(seq) AS first, max(seq) AS last FROM inserted`,
+    // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
+    lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
+      VALUES ($1, ${NOW_MS})
+      ON CONFLICT (session_id) DO UPDATE SET session_id = s.session_id
+      RETURNING s.idempotency_keys`,
+    idempotencyKeys: `SELECT idempotency_keys FROM ${sessions} WHERE session_id = $1`,
+    setIdempotencyKeys: `UPDATE ${sessions} SET idempotency_keys = $2::jsonb WHERE session_id = $1`,
     context: `WITH snap AS (
         SELECT upto_seq, snapshot, created_at FROM ${snapshots} WHERE session_id = $1
       )
