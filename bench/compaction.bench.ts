@@ -1,8 +1,11 @@
 /**
  * Compaction costs: token counting (cold: fresh counter and fresh message objects, so nothing is
- * cached; cached: the same objects counted again) and a whole compaction of a 10,000-message
- * session with the extractive summariser, next to a plain `retrieve` of that session.
+ * cached; cached: the same objects counted again), counting one long text (ordinary words against
+ * pathological runs of one character, ours against a bare `gpt-tokenizer` call), and a whole
+ * compaction of a 10,000-message session with the extractive summariser, next to a plain
+ * `retrieve` of that session.
  */
+import { countTokens } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import {
   assistantMessage,
   ExtractiveSummarizer,
@@ -33,6 +36,47 @@ function messages(count: number, salt: string): Message[] {
     if (i % 10 === 9) return toolResultMessage(`c${i - 1}`, `rolled back ${text}`);
     return i % 2 === 0 ? userMessage(text) : assistantMessage(text);
   });
+}
+
+/** `length` characters of random lowercase words, the same on every run. */
+function randomWords(length: number): string {
+  let state = 42;
+  let text = '';
+  while (text.length < length) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    const word = (state % 9) + 1;
+    for (let i = 0; i < word; i++) text += String.fromCharCode(97 + ((state >> (i + 3)) % 26));
+    text += ' ';
+  }
+  return text.slice(0, length);
+}
+
+const LONG_TEXT = 64 * 1024;
+/** The bare tokenizer is quadratic on a run: measured on a quarter of the text, a few times. */
+const BARE_RUN = 16 * 1024;
+
+async function longTextCases() {
+  const words = randomWords(LONG_TEXT);
+  const spaces = ' '.repeat(LONG_TEXT);
+  const base64 = Buffer.alloc((LONG_TEXT / 4) * 3).toString('base64');
+  const bare = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
+  const ours = (text: string) => new TokenCounter().countText(text);
+  const once = (text: string, count: (text: string) => number) => async () => {
+    count(text);
+  };
+  return [
+    await measure('count 64 KB of random words', 'TokenCounter (o200k)', once(words, ours)),
+    await measure('count 64 KB of random words', 'bare gpt-tokenizer', once(words, bare)),
+    await measure('count 64 KB of spaces', 'TokenCounter (o200k)', once(spaces, ours)),
+    await measure('count 64 KB of base64 zeros', 'TokenCounter (o200k)', once(base64, ours)),
+    await measureEach(
+      'count 16 KB of spaces',
+      'bare gpt-tokenizer',
+      async () => ' '.repeat(BARE_RUN),
+      async (text) => bare(text),
+      3,
+    ),
+  ];
 }
 
 export const suite: BenchSuite = {
@@ -67,9 +111,21 @@ export const suite: BenchSuite = {
       (fresh) => compactor.compact(fresh, { thresholdTokens: 1 }),
       10,
     );
+    const [words, bareWords, spaces, base64, bareSpaces] = await longTextCases();
     return {
-      results: [cold, cached, retrieve, compaction],
+      results: [
+        cold,
+        cached,
+        words!,
+        bareWords!,
+        spaces!,
+        base64!,
+        bareSpaces!,
+        retrieve,
+        compaction,
+      ],
       notes: [
+        `64 KB of one character counts in ${spaces!.meanMs.toFixed(1)} ms (${ratio(spaces!.meanMs, words!.meanMs)} random words); the bare tokenizer needs ${bareSpaces!.meanMs.toFixed(0)} ms for a quarter of it`,
         `token counting: ${Math.round(cold.opsPerSec * COUNTED).toLocaleString('en-US')} messages/s cold, ${Math.round(cached.opsPerSec * COUNTED).toLocaleString('en-US')} messages/s cached (${ratio(cached.opsPerSec, cold.opsPerSec)})`,
         `one compaction of ${SESSION.toLocaleString('en-US')} messages costs ${ratio(compaction.meanMs, retrieve.meanMs)} a plain retrieve (cold token counts included)`,
       ],

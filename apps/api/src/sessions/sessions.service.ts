@@ -58,7 +58,7 @@ export class SessionsService {
     return {
       ...info,
       snapshot,
-      tokens: this.tokens.count(context),
+      tokens: await this.tokens.countAsync(context),
       compactAt: this.compaction.thresholdTokens,
     };
   }

@@ -83,7 +83,7 @@ export class SummaryCompactor {
     const second = await this.attempt(store, opts);
     if (second !== 'conflict') return second;
     const { snapshot, tail } = await store.loadSnapshot({ signal: opts.signal });
-    const tokens = this.countContext(snapshot, tail);
+    const tokens = await this.countContext(snapshot, tail, opts.signal);
     return { compacted: false, reason: 'conflict', tokensBefore: tokens, tokensAfter: tokens };
   }
 
@@ -94,7 +94,7 @@ export class SummaryCompactor {
     const signal = opts.signal;
     // One read serves both the count and the cut: the context is the snapshot and its tail.
     const { snapshot: prev, tail } = await store.loadSnapshot({ signal });
-    const tokensBefore = this.countContext(prev, tail);
+    const tokensBefore = await this.countContext(prev, tail, signal);
     if (!opts.force && tokensBefore < opts.thresholdTokens) {
       return {
         compacted: false,
@@ -120,7 +120,7 @@ export class SummaryCompactor {
     );
     const pinned = pinnedFor(prev, covered);
     const snapshot: Snapshot = pinned.length > 0 ? { summary, pinned } : { summary };
-    const tokensAfter = this.countContext(snapshot, tail.slice(cover));
+    const tokensAfter = await this.countContext(snapshot, tail.slice(cover), signal);
     if (opts.dryRun) return { compacted: false, upTo, tokensBefore, tokensAfter, snapshot };
 
     try {
@@ -132,13 +132,18 @@ export class SummaryCompactor {
     }
   }
 
-  /** Tokens of what `retrieve` returns for `snapshot` followed by `tail`. */
-  private countContext(snapshot: Snapshot | null, tail: readonly Entry[]): number {
-    return this.counter.count(
+  /** Tokens of what `retrieve` returns for `snapshot` followed by `tail`, yielding to the event loop. */
+  private countContext(
+    snapshot: Snapshot | null,
+    tail: readonly Entry[],
+    signal: AbortSignal | undefined,
+  ): Promise<number> {
+    return this.counter.countAsync(
       contextMessages(
         snapshot,
         tail.map((entry) => entry.message),
       ),
+      { signal },
     );
   }
 }

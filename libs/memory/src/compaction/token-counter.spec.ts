@@ -1,4 +1,7 @@
-import { encode } from 'gpt-tokenizer/cjs/encoding/o200k_base';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { countTokens, encode } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import { encode as encodeCl100k } from 'gpt-tokenizer/cjs/encoding/cl100k_base';
 import { assistantMessage, toolResultMessage, userMessage } from '../core/message';
 import {
@@ -77,5 +80,101 @@ describe('TokenCounter', () => {
     expect(() => new TokenCounter({ encoding: 'nope' as never })).toThrow(
       /unknown token encoding "nope"/,
     );
+  });
+});
+
+/** A deterministic pseudo-random generator, so the inputs are the same on every run. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+function randomText(length: number, alphabet: string, seed = 7): string {
+  const next = seeded(seed);
+  let text = '';
+  for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+  return text;
+}
+
+const wholeTextCount = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
+const ROOT = join(__dirname, '../../../..');
+
+describe('TokenCounter on long and pathological text', () => {
+  it('counts ordinary text exactly as a whole-text count does', () => {
+    const counter = new TokenCounter();
+    const ordinary = [
+      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+      readFileSync(join(ROOT, 'libs/memory/src/postgres/postgres.store.ts'), 'utf8'),
+      JSON.stringify(
+        Array.from({ length: 200 }, (_, i) => ({ id: i, city: 'Paris', note: `note ${i}` })),
+      ),
+      'Grüße aus Köln! 東京は晴れ。 Ça va ? '.repeat(300),
+      'line one\n\n   indented line two\r\n\ttabbed 12345 67890\n'.repeat(300),
+    ];
+    for (const text of ordinary) {
+      expect(text.length).toBeGreaterThan(4096);
+      expect(counter.countText(text)).toBe(wholeTextCount(text));
+    }
+  });
+
+  it('stays within one token per 128 characters of a whole-text count on long runs', () => {
+    const counter = new TokenCounter();
+    const pathological = [
+      ' '.repeat(6000),
+      '='.repeat(6000),
+      '-'.repeat(6000),
+      Buffer.alloc(4500).toString('base64'),
+      randomText(4000, 'abcdefghijklmnopqrstuvwxyz'),
+      randomText(2000, '的一是不了人我在有他这为之大来以个中上们'),
+    ];
+    for (const text of pathological) {
+      const whole = wholeTextCount(text);
+      const chunked = counter.countText(text);
+      expect(chunked).toBeGreaterThanOrEqual(whole);
+      expect(chunked - whole).toBeLessThanOrEqual(Math.ceil(text.length / 128));
+    }
+  });
+
+  it('counts megabyte runs of one character without blocking the event loop', async () => {
+    const counter = new TokenCounter();
+    const inputs = [
+      ' '.repeat(1 << 20),
+      'x'.repeat(1 << 20),
+      '='.repeat(1 << 20),
+      '-'.repeat(1 << 20),
+      Buffer.alloc(786_432).toString('base64'),
+      randomText(256 * 1024, 'abcdefghijklmnopqrstuvwxyz'),
+    ];
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const counts: number[] = [];
+    for (const text of inputs) counts.push(await counter.countAsync([userMessage(text)]));
+    delay.disable();
+    expect(delay.max / 1e6).toBeLessThan(100);
+    // A space run tokenizes 128 characters to one token, the other runs 8 or 64 to a token.
+    const overhead = TOKENS_PER_REPLY + TOKENS_PER_MESSAGE + encode('user').length;
+    expect(counts[0]! - overhead).toBe((1 << 20) / 128);
+    expect(counts[4]! - overhead).toBe((1 << 20) / 8);
+    expect(counts[5]).toBeGreaterThan(100_000);
+  }, 120_000);
+
+  it('gives the same count in one go and in slices, and caches it for the next call', async () => {
+    const counter = new TokenCounter();
+    const message = userMessage(`${'ab '.repeat(5000)}${'-'.repeat(20_000)}`);
+    const sliced = await counter.countAsync([message]);
+    expect(new TokenCounter().count([message])).toBe(sliced);
+    expect(counter.count([message])).toBe(sliced);
+  });
+
+  it('stops an async count when its signal aborts', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    const text = randomText(512 * 1024, 'abcdefghijklmnopqrstuvwxyz');
+    await expect(
+      new TokenCounter().countAsync([userMessage(text)], { signal: controller.signal }),
+    ).rejects.toThrow('stop');
   });
 });
