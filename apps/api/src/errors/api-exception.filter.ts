@@ -9,6 +9,8 @@ import {
 import {
   MEMORY_BACKEND,
   InvalidMessageError,
+  InvalidMetaError,
+  InvalidQueryError,
   MemoryError,
   type MemoryBackend,
   type MemoryErrorCode,
@@ -20,6 +22,8 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   INVALID_MESSAGE: 400,
   INVALID_SESSION_ID: 400,
   INVALID_IDEMPOTENCY_KEY: 400,
+  INVALID_QUERY: 400,
+  INVALID_META: 400,
   INVALID_CURSOR: 409,
   SNAPSHOT_CONFLICT: 409,
   SNAPSHOTS_UNSUPPORTED: 409,
@@ -28,6 +32,7 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   CORRUPT_SESSION: 422,
   SESSION_SAVE_FAILED: 503,
   BACKEND_UNAVAILABLE: 503,
+  BACKEND_ERROR: 500,
 };
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */
@@ -70,6 +75,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
         message: exception.message,
       };
       if (exception instanceof InvalidMessageError) body.field = exception.path;
+      if (exception instanceof InvalidQueryError) body.field = exception.field;
+      if (exception instanceof InvalidMetaError) body.field = exception.key;
+      if (body.statusCode >= 500) {
+        // The message holds no driver text; the cause (logged only) does.
+        const cause = exception.cause instanceof Error ? exception.cause.message : '';
+        this.logger.error(`${exception.message}${cause ? `: ${cause}` : ''}`);
+      }
       return body;
     }
     const bodyParserError = bodyParserErrorBody(exception);

@@ -1,7 +1,9 @@
 import {
   MAX_LIST_LIMIT,
   assertIdempotencyKey,
-  decodeMessages,
+  validateMessages,
+  assertMetaEntry,
+  MemoryError,
   type ListSessionsQuery,
   type Message,
 } from '@agent-memory/memory';
@@ -88,7 +90,7 @@ export function parseAppendBody(body: unknown): Message[] {
       `must hold 1 to ${MAX_APPEND_MESSAGES} messages`,
     );
   }
-  return decodeMessages(messages);
+  return validateMessages(messages);
 }
 
 /**
@@ -111,7 +113,8 @@ export function parseMetaBody(body: unknown): Record<string, string> {
   if (entries.length === 0 || entries.length > MAX_META_KEYS) {
     throw invalidField('INVALID_META', 'body', `must set 1 to ${MAX_META_KEYS} keys`);
   }
-  const meta: Record<string, string> = {};
+  // No prototype: a "__proto__" key is data here, refused below rather than silently dropped.
+  const meta: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [key, value] of entries) {
     if (key.length > MAX_META_KEY_LENGTH || !META_KEY_PATTERN.test(key)) {
       throw invalidField(
@@ -124,6 +127,12 @@ export function parseMetaBody(body: unknown): Record<string, string> {
       throw invalidField('INVALID_META', key, "must be a string ('' removes the key)");
     if (value.length > MAX_META_VALUE_LENGTH) {
       throw invalidField('INVALID_META', key, `at most ${MAX_META_VALUE_LENGTH} characters`);
+    }
+    try {
+      assertMetaEntry(key, value);
+    } catch (error) {
+      if (error instanceof MemoryError) throw invalidField('INVALID_META', key, error.message);
+      throw error;
     }
     meta[key] = value;
   }

@@ -21,7 +21,8 @@ import type {
   StoredSnapshot,
 } from './memory.interface';
 import type { Message } from './message';
-import { decodeMessages } from './message.codec';
+import { validateMessages } from './message.codec';
+import { assertStorableSummary } from './snapshot';
 import {
   documentContext,
   documentEntries,
@@ -97,7 +98,7 @@ export abstract class DocumentStore implements SessionStore {
    * An empty batch writes nothing (a key is then only looked up, not remembered).
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
-    const batch = deepFreeze(decodeMessages(messages));
+    const batch = deepFreeze(validateMessages(messages));
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
     throwIfAborted(opts);
@@ -138,7 +139,8 @@ export abstract class DocumentStore implements SessionStore {
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
     if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
-    const pinned = deepFreeze(decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
+    assertStorableSummary(snapshot.summary);
+    const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
     let stored: StoredSnapshot | null = null;
     await this.update((doc) => {

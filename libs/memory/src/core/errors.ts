@@ -13,7 +13,10 @@ export type MemoryErrorCode =
   | 'CORRUPT_SESSION'
   | 'SESSION_SAVE_FAILED'
   | 'BACKEND_UNAVAILABLE'
-  | 'INVALID_IDEMPOTENCY_KEY';
+  | 'INVALID_IDEMPOTENCY_KEY'
+  | 'INVALID_QUERY'
+  | 'INVALID_META'
+  | 'BACKEND_ERROR';
 
 export abstract class MemoryError extends Error {
   abstract readonly code: MemoryErrorCode;
@@ -115,6 +118,36 @@ export class InvalidIdempotencyKeyError extends MemoryError {
   }
 }
 
+/**
+ * A list query the backend cannot use: a `next` token it did not make (`field` is `after`) or a
+ * page size out of range (`limit`). Nothing was read.
+ */
+export class InvalidQueryError extends MemoryError {
+  readonly code = 'INVALID_QUERY';
+  constructor(
+    /** The query field at fault: `after` or `limit`. */
+    readonly field: string,
+    reason: string,
+  ) {
+    super(`invalid ${field}: ${reason}`);
+  }
+}
+
+/**
+ * A metadata key or value a store cannot keep: an empty key, a key such as `__proto__`, or text
+ * holding a NUL character or a lone surrogate. Nothing was written.
+ */
+export class InvalidMetaError extends MemoryError {
+  readonly code = 'INVALID_META';
+  constructor(
+    /** The metadata key at fault (cut to 64 characters). */
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`invalid metadata ${JSON.stringify(key.slice(0, 64))}: ${reason}`);
+  }
+}
+
 /** A session id that is not 1–128 characters of dot-separated `[A-Za-z0-9_=-]` tokens. */
 export class InvalidSessionIdError extends MemoryError {
   readonly code = 'INVALID_SESSION_ID';
@@ -176,6 +209,30 @@ export class BackendUnavailableError extends MemoryError {
   ) {
     const what = session === null ? operation : `${operation} of session "${session}"`;
     super(`${store} request failed: ${what}: ${describeCause(cause)}${hint}`, { cause });
+  }
+}
+
+/**
+ * The store's server refused a request for a reason that retrying will not fix (a constraint, a
+ * value it cannot store, a bug): not an outage. The message names the store, the operation and the
+ * server's error code, never the server's own text (it may quote stored data); `cause` holds the
+ * client's error for the log. The admin API answers it with 500.
+ */
+export class BackendError extends MemoryError {
+  readonly code = 'BACKEND_ERROR';
+  constructor(
+    /** Which store, for the message: `PostgreSQL`, `NATS`. */
+    readonly store: string,
+    /** What was being done, such as `save`. */
+    readonly operation: string,
+    readonly session: string | null,
+    /** The server's error code (a SQLSTATE for PostgreSQL), when it gave one. */
+    readonly serverCode: string | undefined,
+    cause: unknown,
+  ) {
+    const what = session === null ? operation : `${operation} of session "${session}"`;
+    const code = serverCode ? ` with error code ${serverCode}` : '';
+    super(`${store} refused the request${code}: ${what} (details in the server log)`, { cause });
   }
 }
 

@@ -1,6 +1,8 @@
 export * from './errors';
 export * from './message';
-export { decodeMessage, decodeMessages, validateMessage } from './message.codec';
+export { decodeMessage, decodeMessages, validateMessage, validateMessages } from './message.codec';
+export { assertMetaEntry } from './session-meta';
+export { unstorableTextReason } from './storable-text';
 export * from './memory.interface';
 export {
   IDEMPOTENCY_KEY_WINDOW,

@@ -8,7 +8,8 @@ import {
   validateMessage,
   type Message,
 } from '@agent-memory/memory';
-import { decodeMessages } from './message.codec';
+import { decodeMessage, decodeMessages, validateMessages } from './message.codec';
+import { unstorableTextReason } from './storable-text';
 
 /** Messages as Phero's Go code writes them: Go field names, `null` for empty lists. */
 const goWritten = [
@@ -157,5 +158,38 @@ describe('message helpers', () => {
       { type: 'text', text: 'b' },
     ]);
     expect(textContent(message)).toBe('a\nb');
+  });
+});
+
+describe('text every store can keep', () => {
+  it.each([
+    [{ type: 'reasoning', text: 'r', signature: 's\u0000' }, 'parts[0].signature'],
+    [{ type: 'image_url', imageUrl: 'https://x.test/\uD800' }, 'parts[0].imageUrl'],
+    [
+      { type: 'image_base64', imageBase64: 'AA==', mimeType: 'image/\u0000png' },
+      'parts[0].mimeType',
+    ],
+  ])('validateMessage refuses %j naming the path', (part, path) => {
+    const value = { role: 'user', parts: [part] };
+    expect(() => validateMessage(value)).toThrow(InvalidMessageError);
+    expect(() => validateMessage(value)).toThrow(
+      expect.objectContaining({ path: `message.${path}` }),
+    );
+  });
+
+  it('says where the bad character is and what it is', () => {
+    expect(unstorableTextReason('ab\u0000')).toMatch(/NUL character \(\\u0000\) at offset 2/);
+    expect(unstorableTextReason('a\uDC00')).toMatch(/lone surrogate \(\\uDC00\) at offset 1/);
+    expect(unstorableTextReason('a\uD83D')).toMatch(/lone surrogate \(\\uD83D\) at offset 1/);
+    expect(unstorableTextReason('😀 fine')).toBeNull();
+  });
+
+  it('still reads stored messages holding such text (only writes are refused)', () => {
+    const stored = { role: 'user', parts: [{ type: 'text', text: 'old\u0000' }] };
+    expect(decodeMessage(stored).parts[0]!.text).toBe('old\u0000');
+    expect(decodeMessages([stored])).toHaveLength(1);
+    expect(() => validateMessages([stored])).toThrow(
+      expect.objectContaining({ path: 'messages[0].parts[0].text' }),
+    );
   });
 });

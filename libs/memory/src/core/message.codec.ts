@@ -1,4 +1,5 @@
 import { InvalidMessageError } from './errors';
+import { unstorableTextReason } from './storable-text';
 import {
   CONTENT_PART_TYPES,
   ROLES,
@@ -68,17 +69,65 @@ export function decodeMessage(value: unknown, path = 'message'): Message {
 }
 
 /**
- * Checks that `value` is a valid message (ours or Phero's shape) and returns it in canonical form.
- * @throws InvalidMessageError naming the offending path, such as `message.parts[0].type`.
+ * Checks that `value` is a valid message (ours or Phero's shape) that every store can keep, and
+ * returns it in canonical form. Beyond {@link decodeMessage}, no string of it (text, signature,
+ * image URL or data, MIME type, tool call id, name and arguments, tool call id, name) may hold a
+ * NUL character or a lone surrogate (see `unstorableTextReason`). Every `save` runs this.
+ * @throws InvalidMessageError naming the offending path, such as `message.parts[0].text`.
  */
 export function validateMessage(value: unknown, path = 'message'): Message {
-  return decodeMessage(value, path);
+  const message = decodeMessage(value, path);
+  assertStorableStrings(message, path);
+  return message;
 }
 
-/** Validates a batch before anything is written; paths read `messages[3].parts[0].type`. */
+/** {@link validateMessage} on a batch, before anything is written; paths read `messages[3].parts[0].type`. */
+export function validateMessages(values: readonly unknown[], path = 'messages'): Message[] {
+  if (!Array.isArray(values)) throw new InvalidMessageError(path, 'must be an array of messages');
+  return values.map((value, index) => validateMessage(value, `${path}[${index}]`));
+}
+
+/**
+ * Reads a batch of stored or submitted messages ({@link decodeMessage} on each); paths read
+ * `messages[3].parts[0].type`. Lenient on text, so data stored before the text rules still reads;
+ * writes use {@link validateMessages}.
+ */
 export function decodeMessages(values: readonly unknown[], path = 'messages'): Message[] {
   if (!Array.isArray(values)) throw new InvalidMessageError(path, 'must be an array of messages');
   return values.map((value, index) => decodeMessage(value, `${path}[${index}]`));
+}
+
+/** Every string of a canonical message, with its path. */
+function messageStrings(message: Message, path: string): [string, string | undefined][] {
+  const strings: [string, string | undefined][] = [];
+  message.parts.forEach((part, i) => {
+    const at = `${path}.parts[${i}]`;
+    strings.push(
+      [`${at}.text`, part.text],
+      [`${at}.signature`, part.signature],
+      [`${at}.imageUrl`, part.imageUrl],
+      [`${at}.imageBase64`, part.imageBase64],
+      [`${at}.mimeType`, part.mimeType],
+    );
+  });
+  message.toolCalls?.forEach((call, i) => {
+    const at = `${path}.toolCalls[${i}]`;
+    strings.push(
+      [`${at}.id`, call.id],
+      [`${at}.function.name`, call.function.name],
+      [`${at}.function.arguments`, call.function.arguments],
+    );
+  });
+  strings.push([`${path}.toolCallId`, message.toolCallId], [`${path}.name`, message.name]);
+  return strings;
+}
+
+function assertStorableStrings(message: Message, path: string): void {
+  for (const [at, text] of messageStrings(message, path)) {
+    if (text === undefined) continue;
+    const problem = unstorableTextReason(text);
+    if (problem) throw new InvalidMessageError(at, problem);
+  }
 }
 
 const TEXT_PART_TYPES: ReadonlySet<ContentPartType> = new Set([

@@ -17,6 +17,7 @@ import type {
 } from './memory.interface';
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
+import { assertMetaEntry } from './session-meta';
 import { assertSnapshotSwap, contextMessages, storedSnapshot } from './snapshot';
 
 /**
@@ -138,11 +139,12 @@ export function snapshotDocument(
   return { doc: { ...doc, messages, snapshot: stored }, stored };
 }
 
-/** Sets or (with '') removes one metadata key. */
+/**
+ * Sets or (with '') removes one metadata key.
+ * @throws InvalidMetaError for a key or value no store can keep (see `assertMetaEntry`).
+ */
 export function setDocumentMeta(doc: SessionDocument, key: string, value: string): SessionDocument {
-  if (typeof key !== 'string' || key === '')
-    throw new TypeError('a metadata key must be a non-empty string');
-  if (typeof value !== 'string') throw new TypeError(`metadata "${key}" must be a string value`);
+  assertMetaEntry(key, value);
   const meta = { ...doc.meta };
   if (value === '') delete meta[key];
   else meta[key] = value;

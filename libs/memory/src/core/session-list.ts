@@ -5,7 +5,9 @@ import {
   type SessionInfo,
   type SessionPage,
 } from './backend.interface';
+import { InvalidQueryError } from './errors';
 import { isValidSessionId } from './session-id';
+import { unstorableTextReason } from './storable-text';
 
 /** The keyset position a `next` token stands for: the last item of the previous page. */
 export interface ListPosition {
@@ -13,11 +15,24 @@ export interface ListPosition {
   id: string;
 }
 
-/** The page size a query asks for, clamped to 1…{@link MAX_LIST_LIMIT}. */
+/**
+ * The page size a query asks for, clamped to 1…{@link MAX_LIST_LIMIT}, after checking the whole
+ * query (every backend calls this before any read).
+ * @throws InvalidQueryError naming `limit`, `after` or `search`.
+ */
 export function listLimit(q: ListSessionsQuery): number {
   const limit = q.limit ?? DEFAULT_LIST_LIMIT;
-  if (!Number.isFinite(limit) || limit < 1) {
-    throw new RangeError(`limit must be a whole number from 1 to ${MAX_LIST_LIMIT}, got ${limit}`);
+  if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 1) {
+    throw new InvalidQueryError(
+      'limit',
+      `must be a whole number from 1 to ${MAX_LIST_LIMIT}, got ${String(limit)}`,
+    );
+  }
+  if (q.after !== undefined && q.after !== null) decodeListToken(q.after);
+  if (q.search !== undefined && q.search !== null) {
+    if (typeof q.search !== 'string') throw new InvalidQueryError('search', 'must be a string');
+    const problem = unstorableTextReason(q.search);
+    if (problem) throw new InvalidQueryError('search', problem);
   }
   return Math.min(Math.floor(limit), MAX_LIST_LIMIT);
 }
@@ -26,17 +41,40 @@ export function encodeListToken(position: ListPosition): string {
   return Buffer.from(JSON.stringify([position.updatedAt, position.id])).toString('base64url');
 }
 
-/** @throws RangeError when the token was not made by {@link encodeListToken}. */
+/**
+ * Reads a `next` token, checking all of it before any backend uses it: the base64url JSON pair of
+ * an ISO 8601 time exactly as `Date#toISOString` writes it and a valid session id.
+ * @throws InvalidQueryError (field `after`) when the token was not made by {@link encodeListToken}.
+ */
 export function decodeListToken(token: string): ListPosition {
-  try {
-    const [updatedAt, id] = JSON.parse(
-      Buffer.from(token, 'base64url').toString('utf8'),
-    ) as unknown[];
-    if (typeof updatedAt === 'string' && typeof id === 'string') return { updatedAt, id };
-  } catch {
-    // fall through to the error below
+  if (typeof token === 'string' && token.length <= MAX_LIST_TOKEN_LENGTH) {
+    try {
+      const decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+      if (Array.isArray(decoded) && decoded.length === 2) {
+        const [updatedAt, id] = decoded as unknown[];
+        if (isIsoTime(updatedAt) && typeof id === 'string' && isValidSessionId(id)) {
+          return { updatedAt, id };
+        }
+      }
+    } catch {
+      // fall through to the error below
+    }
   }
-  throw new RangeError(`"after" is not a page token returned by list: ${JSON.stringify(token)}`);
+  throw new InvalidQueryError(
+    'after',
+    `not a page token returned by list: ${JSON.stringify(String(token).slice(0, 64))}`,
+  );
+}
+
+/** Longer than any token {@link encodeListToken} makes (a time, a 128-character id, JSON, base64). */
+const MAX_LIST_TOKEN_LENGTH = 512;
+
+function isIsoTime(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) {
+    return false;
+  }
+  const time = new Date(value);
+  return !Number.isNaN(time.getTime()) && time.toISOString() === value;
 }
 
 /** Whether a session matches `search`: a case-insensitive substring of its id or `title` meta. */

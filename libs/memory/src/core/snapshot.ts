@@ -1,4 +1,5 @@
-import { InvalidCursorError, SnapshotConflictError } from './errors';
+import { InvalidCursorError, InvalidMessageError, SnapshotConflictError } from './errors';
+import { unstorableTextReason } from './storable-text';
 import type { Message } from './message';
 import { userMessage } from './message';
 import { dropOrphanedToolResults } from './tool-pairing';
@@ -81,4 +82,16 @@ export function storedSnapshot(snapshot: Snapshot, upTo: Cursor, now: Date): Sto
   const stored: StoredSnapshot = { summary: snapshot.summary, upTo, createdAt: now.toISOString() };
   if (snapshot.pinned && snapshot.pinned.length > 0) stored.pinned = [...snapshot.pinned];
   return stored;
+}
+
+/**
+ * Checks a snapshot's summary before it is saved: a string every store can keep.
+ * @throws InvalidMessageError at `snapshot.summary` (it becomes the text of a message).
+ */
+export function assertStorableSummary(summary: unknown): void {
+  if (typeof summary !== 'string') {
+    throw new InvalidMessageError('snapshot.summary', 'must be a string');
+  }
+  const problem = unstorableTextReason(summary);
+  if (problem) throw new InvalidMessageError('snapshot.summary', problem);
 }

@@ -5,7 +5,11 @@
 export * from './postgres.store';
 export * from './postgres.backend';
 export * from './postgres.entities';
-export { PostgresRequestError } from './postgres-request.error';
+export {
+  PostgresQueryError,
+  PostgresRequestError,
+  isPostgresUnavailable,
+} from './postgres-request.error';
 export {
   DEFAULT_MEMORY_TABLE,
   memoryTableNames,

@@ -1,11 +1,51 @@
-import { BackendUnavailableError, MemoryError } from '../core/errors';
+import { BackendError, BackendUnavailableError, MemoryError } from '../core/errors';
 
 /** SQLSTATE of "relation does not exist": the tables were never migrated. */
 const UNDEFINED_TABLE = '42P01';
 
 /**
+ * SQLSTATEs that mean "the server or the connection is not there to serve this", not "this
+ * request is wrong": connection exceptions (class 08), shutdowns and start-up (57P01–57P03), too
+ * many connections (53300), authentication or database missing (28000, 28P01, 3D000), timeouts
+ * (query canceled by `statement_timeout` 57014, lock timeout 55P03, idle-in-transaction timeout
+ * 25P03) and missing tables or schema (42P01, 3F000).
+ */
+const UNAVAILABLE_SQLSTATES: ReadonlySet<string> = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '28000',
+  '28P01',
+  '3D000',
+  '57014',
+  '55P03',
+  '25P03',
+  UNDEFINED_TABLE,
+  '3F000',
+]);
+
+/** Socket and DNS errors of the client (`code` on Node's errors). */
+const UNAVAILABLE_SOCKET_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT',
+]);
+
+/** What `pg`, `pg-pool` and TypeORM say, without a code, when there is no usable connection. */
+const UNAVAILABLE_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|connection timeout|encountered a connection error|not queryable|pool after calling end|connection is not (yet )?established|not connected/i;
+
+/**
  * A request to PostgreSQL failed for a reason of the connection or the server (unreachable, a
- * dropped connection, a statement timeout, missing tables), not because of the session's data.
+ * dropped connection, a timeout, missing tables), not because of the session's data: retry later.
  * `cause` holds the driver's error; `pgCode` its SQLSTATE or socket code (such as `ECONNREFUSED`).
  */
 export class PostgresRequestError extends BackendUnavailableError {
@@ -27,8 +67,42 @@ export class PostgresRequestError extends BackendUnavailableError {
 }
 
 /**
- * Runs one request, turning the driver's errors into a {@link PostgresRequestError}; the library's
- * own errors (conflicts, invalid cursors, corrupt rows) and RangeErrors pass through as they are.
+ * PostgreSQL refused a request while up and reachable (a constraint, a value it cannot store, a
+ * bug): retrying will not help. The message names the operation and the SQLSTATE only (the
+ * server's text may quote stored data); `cause` holds the driver's error for the log.
+ */
+export class PostgresQueryError extends BackendError {
+  readonly pgCode: string | undefined;
+
+  constructor(operation: string, session: string | null, cause: unknown) {
+    const code = errorCode(cause);
+    super('PostgreSQL', operation, session, code, cause);
+    this.pgCode = code;
+  }
+}
+
+/**
+ * Whether a driver error means PostgreSQL is unreachable or unable to serve (see
+ * {@link UNAVAILABLE_SQLSTATES}), rather than refusing this request.
+ */
+export function isPostgresUnavailable(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code !== undefined) {
+    if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    if (UNAVAILABLE_SOCKET_CODES.has(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code)) return false;
+  }
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'CannotExecuteNotConnectedError' || name === 'ConnectionIsNotSetError') return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return UNAVAILABLE_MESSAGES.test(message);
+}
+
+/**
+ * Runs one request, turning the driver's errors into a {@link PostgresRequestError} (the server
+ * is unavailable: `BACKEND_UNAVAILABLE`) or a {@link PostgresQueryError} (it refused the request:
+ * `BACKEND_ERROR`); the library's own errors (conflicts, invalid cursors, corrupt rows, invalid
+ * input) and RangeErrors pass through as they are.
  */
 export async function pgRequest<T>(
   operation: string,
@@ -39,7 +113,8 @@ export async function pgRequest<T>(
     return await fn();
   } catch (error) {
     if (error instanceof MemoryError || error instanceof RangeError) throw error;
-    throw new PostgresRequestError(operation, session, error);
+    if (isPostgresUnavailable(error)) throw new PostgresRequestError(operation, session, error);
+    throw new PostgresQueryError(operation, session, error);
   }
 }
 

@@ -23,9 +23,15 @@ import {
   replayedResult,
 } from '../core/idempotency';
 import type { Message } from '../core/message';
-import { decodeMessages } from '../core/message.codec';
+import { validateMessages } from '../core/message.codec';
+import { assertMetaEntry } from '../core/session-meta';
 import { assertSessionId } from '../core/session-id';
-import { assertSnapshotSwap, contextMessages, storedSnapshot } from '../core/snapshot';
+import {
+  assertSnapshotSwap,
+  assertStorableSummary,
+  contextMessages,
+  storedSnapshot,
+} from '../core/snapshot';
 import { ensureMemorySchema } from './memory-schema';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
@@ -108,7 +114,7 @@ export class PostgresMemory implements SessionStore {
    * row, looks the key up in `idempotency_keys`, and inserts and remembers it only when new.
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
-    const batch = decodeMessages(messages);
+    const batch = validateMessages(messages);
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
     throwIfAborted(opts);
@@ -192,7 +198,8 @@ export class PostgresMemory implements SessionStore {
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
     if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
-    const pinned = decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned');
+    assertStorableSummary(snapshot.summary);
+    const pinned = validateMessages(snapshot.pinned ?? [], 'snapshot.pinned');
     throwIfAborted(opts);
     return pgRequest('save a snapshot', this.sessionId, () =>
       this.swapSnapshot(snapshot, pinned, upTo, prev),
@@ -237,6 +244,7 @@ export class PostgresMemory implements SessionStore {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
+    assertMetaEntry(key, value);
     await pgRequest('set metadata', this.sessionId, () =>
       preparedQuery(this.dataSource, value === '' ? this.sql.removeMeta : this.sql.setMeta, [
         this.sessionId,
