@@ -1,0 +1,71 @@
+import { CorruptSessionError } from './errors';
+import { IDEMPOTENCY_KEY_WINDOW } from './idempotency';
+import { userMessage } from './message';
+import {
+  EMPTY_DOCUMENT,
+  decodeDocument,
+  encodeDocument,
+  isPlainLog,
+  saveToDocument,
+  setDocumentMeta,
+  type SessionDocument,
+} from './session-document';
+
+const one = [userMessage('m')];
+
+function keyed(count: number): SessionDocument {
+  let doc = EMPTY_DOCUMENT;
+  for (let i = 0; i < count; i++) {
+    doc = saveToDocument(doc, one, { idempotencyKey: `k${i}` }).doc!;
+  }
+  return doc;
+}
+
+describe('session documents and idempotency keys', () => {
+  it('remembers a key with the cursors it stored and replays it without a change', () => {
+    const first = saveToDocument(EMPTY_DOCUMENT, [userMessage('a'), userMessage('b')], {
+      idempotencyKey: 'k',
+    });
+    expect(first.result).toEqual({ first: 1, last: 2, replayed: false });
+    const again = saveToDocument(first.doc!, one, { idempotencyKey: 'k' });
+    expect(again).toEqual({ doc: null, result: { first: 1, last: 2, replayed: true } });
+  });
+
+  it(`keeps the newest ${IDEMPOTENCY_KEY_WINDOW} keys`, () => {
+    const doc = keyed(IDEMPOTENCY_KEY_WINDOW + 1);
+    expect(doc.keys).toHaveLength(IDEMPOTENCY_KEY_WINDOW);
+    expect(doc.keys![0]!.key).toBe('k1');
+    expect(saveToDocument(doc, one, { idempotencyKey: 'k0' }).result.replayed).toBe(false);
+    expect(saveToDocument(doc, one, { idempotencyKey: 'k1' }).result.replayed).toBe(true);
+  });
+
+  it('leaves the plain-array form once a key is remembered, and reads the keys back', () => {
+    const plain = saveToDocument(EMPTY_DOCUMENT, one).doc!;
+    expect(isPlainLog(plain)).toBe(true);
+    expect(Array.isArray(encodeDocument(plain))).toBe(true);
+    const doc = keyed(2);
+    expect(isPlainLog(doc)).toBe(false);
+    const encoded = JSON.parse(JSON.stringify(encodeDocument(doc)));
+    expect(encoded.idempotencyKeys).toEqual([
+      { key: 'k0', first: 1, last: 1 },
+      { key: 'k1', first: 2, last: 2 },
+    ]);
+    expect(decodeDocument('s', encoded)).toEqual(doc);
+  });
+
+  it('keeps the keys through metadata changes', () => {
+    const doc = setDocumentMeta(keyed(1), 'title', 't');
+    expect(saveToDocument(doc, one, { idempotencyKey: 'k0' }).result.replayed).toBe(true);
+  });
+
+  it.each([
+    ['not an array', { messages: [], idempotencyKeys: 'k' }],
+    ['a record without a key', { messages: [], idempotencyKeys: [{ first: 1, last: 1 }] }],
+    [
+      'a cursor that is not an integer',
+      { messages: [], idempotencyKeys: [{ key: 'k', first: 'x' }] },
+    ],
+  ])('refuses stored keys that are %s as a corrupt session', (_, raw) => {
+    expect(() => decodeDocument('s', raw)).toThrow(CorruptSessionError);
+  });
+});
