@@ -45,7 +45,7 @@ const MIN_CACHED_TEXT_LENGTH = 64;
 /** The text cache holds at most this many characters in all (it keeps the strings alive). */
 const MAX_CACHED_CHARS = 32 * 1024 * 1024;
 /** The async counts give the event loop a turn after this much counting. */
-const YIELD_AFTER_MS = 10;
+const YIELD_AFTER_MS = 5;
 
 /** What a message costs: its texts to count, plus a fixed overhead (format tokens, images). */
 interface MessageCost {
@@ -60,7 +60,7 @@ interface MessageCost {
  * tokenizer (see `token-chunks.ts`; ordinary text counts exactly as a whole-text count does, a run
  * of one character longer than 128 characters may count up to about one token more per 128
  * characters). {@link count} runs in one go (about a millisecond per 4 KB of text);
- * {@link countAsync} gives the event loop a turn every 10 ms, for contexts that may be large.
+ * {@link countAsync} gives the event loop a turn every 5 ms, for contexts that may be large.
  *
  * Counts are cached per message object (stores hand out frozen messages, reused across turns) and
  * per long text (for stores that decode fresh objects on every read); a message changed in place
@@ -91,7 +91,7 @@ export class TokenCounter {
   }
 
   /**
-   * {@link count}, giving the event loop a turn every 10 ms of counting, so a context holding
+   * {@link count}, giving the event loop a turn every 5 ms of counting, so a context holding
    * megabytes of text never blocks other requests for long.
    */
   async countAsync(messages: readonly Message[], opts: AsyncCountOptions = {}): Promise<number> {
