@@ -1,4 +1,4 @@
-import type { BeforeApplicationShutdown, Provider } from '@nestjs/common';
+import type { Provider } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { CompactionRunner } from './compaction-job.interface';
 import { InlineCompactionRunner } from './inline-compaction.runner';
@@ -11,18 +11,43 @@ import {
   validateMemoryModuleOptions,
   type ResolvedCompactionConfig,
 } from './memory-options.validation';
-import { NatsCompactionRunner } from './nats-compaction.runner';
 
-/** The one provider of the backend: the options' instance (or the promise's result), validated. */
+/**
+ * Marks a backend promise as handled at once, so that a rejection that comes before start-up
+ * awaits it (a database that is down while the app is still importing its modules) is not an
+ * unhandled rejection: the backend provider still awaits the same promise and fails start-up with
+ * its error. Returns the options unchanged.
+ */
+export function guardBackendPromise<T extends Partial<MemoryModuleOptions> | undefined>(
+  options: T,
+): T {
+  const backend: unknown = options?.backend;
+  if (backend instanceof Promise || typeof (backend as PromiseLike<unknown>)?.then === 'function') {
+    Promise.resolve(backend as PromiseLike<unknown>).catch(() => undefined);
+  }
+  return options;
+}
+
+/**
+ * The backend the options name: the factory's result (called now, during module init), or the
+ * awaited promise, or the instance itself; validated.
+ * @throws what the factory or the promise throws; TypeError when the result is not a backend.
+ */
+export async function resolveMemoryBackend(options: MemoryModuleOptions): Promise<MemoryBackend> {
+  guardBackendPromise(options);
+  validateMemoryModuleOptions(options);
+  const given: unknown = options.backend;
+  const backend: unknown =
+    typeof given === 'function' ? await (given as () => unknown)() : await given;
+  assertMemoryBackend(backend);
+  return backend;
+}
+
+/** The one provider of the backend: the options' factory result, promise result or instance. */
 export const memoryBackendProvider: Provider = {
   provide: MEMORY_BACKEND,
   inject: [MEMORY_MODULE_OPTIONS],
-  useFactory: async (options: MemoryModuleOptions): Promise<MemoryBackend> => {
-    validateMemoryModuleOptions(options);
-    const backend: unknown = await options.backend;
-    assertMemoryBackend(backend);
-    return backend;
-  },
+  useFactory: resolveMemoryBackend,
 };
 
 /** The compaction settings with defaults filled in. */
@@ -33,22 +58,21 @@ export const compactionConfigProvider: Provider = {
     resolveCompactionConfig(options.compaction),
 };
 
-/** Closes a NATS runner's own client once compaction has drained (after `onModuleDestroy`). */
-class ClosingNatsCompactionRunner
-  extends NatsCompactionRunner
-  implements BeforeApplicationShutdown
-{
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.close();
-  }
-}
-
-/** Where checks run: in-process, or on the NATS compaction workers. */
+/**
+ * Where checks run: in-process, or on the NATS compaction workers. The NATS runner (and with it
+ * `@nestjs/microservices`) is loaded only for `mode: 'nats'`.
+ */
 export const compactionRunnerProvider: Provider = {
   provide: COMPACTION_RUNNER,
   inject: [MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG],
-  useFactory: (backend: MemoryBackend, config: ResolvedCompactionConfig): CompactionRunner =>
-    config.mode === 'nats' && config.nats
-      ? new ClosingNatsCompactionRunner(config.nats)
-      : new InlineCompactionRunner(backend, config),
+  useFactory: async (
+    backend: MemoryBackend,
+    config: ResolvedCompactionConfig,
+  ): Promise<CompactionRunner> => {
+    if (config.mode === 'nats' && config.nats) {
+      const { NatsCompactionRunner } = await import('./nats-compaction.runner');
+      return new NatsCompactionRunner(config.nats);
+    }
+    return new InlineCompactionRunner(backend, config);
+  },
 };
