@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { Module, type DynamicModule, type InjectionToken, type Provider } from '@nestjs/common';
 import { CompactionService } from './compaction.service';
 import { MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
@@ -14,13 +14,11 @@ import {
   compactionRunnerProvider,
   guardBackendPromise,
   memoryBackendProvider,
+  namedInstanceProviders,
 } from './memory.providers';
 import { MemoryService } from './memory.service';
 import {
-  getCompactionServiceToken,
-  getMemoryBackendToken,
   getMemoryOptionsToken,
-  getMemoryToken,
   isDefaultMemoryName,
   memoryBackendLookupToken,
 } from './memory.tokens';
@@ -47,69 +45,64 @@ export class MemoryModule {
   /** One memory instance with the given options. */
   static forRoot(options: MemoryModuleRootOptions): DynamicModule {
     guardBackendPromise(options);
-    return memoryModule(options ?? {}, [], [{ provide: MEMORY_MODULE_OPTIONS, useValue: options }]);
+    const provide = getMemoryOptionsToken(options?.name);
+    return memoryModule(options ?? {}, [], [{ provide, useValue: options }]);
   }
 
   /** One memory instance whose options come from a factory, a class or an existing provider. */
   static forRootAsync(options: MemoryModuleAsyncOptions): DynamicModule {
-    return memoryModule(options, options.imports ?? [], asyncOptionsProviders(options));
+    const provide = getMemoryOptionsToken(options.name);
+    return memoryModule(options, options.imports ?? [], asyncOptionsProviders(provide, options));
   }
 }
 
-/** The instance's own providers, and the named aliases it exports. */
+/** The instance's providers: class providers for the default one, named ones otherwise. */
 function memoryModule(
   instance: MemoryInstanceOptions,
   imports: NonNullable<DynamicModule['imports']>,
   optionsProviders: Provider[],
 ): DynamicModule {
-  const providers: Provider[] = [
-    ...optionsProviders,
-    memoryBackendProvider,
-    compactionConfigProvider,
-    compactionRunnerProvider,
-    CompactionService,
-    MemoryService,
-  ];
-  if (isDefaultMemoryName(instance.name)) {
-    // Not exported: lets `MemoryHealthModule` find this instance's backend by a token no named
-    // instance shares (inside every instance the backend is `MEMORY_BACKEND`).
-    providers.push({
-      provide: memoryBackendLookupToken(instance.name),
-      useExisting: MEMORY_BACKEND,
-    });
+  const global = instance.isGlobal ?? false;
+  if (!isDefaultMemoryName(instance.name)) {
+    const name = instance.name!;
+    const named = namedInstanceProviders(name);
+    return {
+      module: MemoryModule,
+      global,
+      imports,
+      providers: [...optionsProviders, ...named.providers],
+      exports: named.exports,
+    };
   }
-  let exports: NonNullable<DynamicModule['exports']>;
-  if (isDefaultMemoryName(instance.name)) {
-    exports = [
+  return {
+    module: MemoryModule,
+    global,
+    imports,
+    providers: [
+      ...optionsProviders,
+      memoryBackendProvider,
+      compactionConfigProvider,
+      compactionRunnerProvider,
+      CompactionService,
+      MemoryService,
+      // Not exported: lets `MemoryHealthModule` find this backend by a token unique in the app.
+      { provide: memoryBackendLookupToken(), useExisting: MEMORY_BACKEND },
+    ],
+    exports: [
       MemoryService,
       CompactionService,
       MEMORY_BACKEND,
       MEMORY_COMPACTION_CONFIG,
       MEMORY_MODULE_OPTIONS,
-    ];
-  } else {
-    // Inside, every instance uses the plain tokens; outside, only its named aliases are visible,
-    // so two instances never collide.
-    const aliases: Provider[] = [
-      { provide: getMemoryToken(instance.name), useExisting: MemoryService },
-      { provide: getMemoryBackendToken(instance.name), useExisting: MEMORY_BACKEND },
-      { provide: getCompactionServiceToken(instance.name), useExisting: CompactionService },
-      { provide: getMemoryOptionsToken(instance.name), useExisting: MEMORY_MODULE_OPTIONS },
-    ];
-    providers.push(...aliases);
-    exports = aliases.map((alias) => (alias as { provide: string }).provide);
-  }
-  return {
-    module: MemoryModule,
-    global: instance.isGlobal ?? false,
-    imports,
-    providers,
-    exports,
+    ],
   };
 }
 
 /** The options provider of `forRootAsync`: the user's factory, class or existing provider. */
-function asyncOptionsProviders(options: MemoryModuleAsyncOptions): Provider[] {
+function asyncOptionsProviders(
+  provide: InjectionToken,
+  options: MemoryModuleAsyncOptions,
+): Provider[] {
   const given = [options.useFactory, options.useClass, options.useExisting].filter(
     (way) => way !== undefined,
   );
@@ -122,7 +115,7 @@ function asyncOptionsProviders(options: MemoryModuleAsyncOptions): Provider[] {
     const factory = options.useFactory;
     return [
       {
-        provide: MEMORY_MODULE_OPTIONS,
+        provide,
         inject: options.inject ?? [],
         useFactory: async (...args: unknown[]): Promise<MemoryModuleOptions> =>
           guardBackendPromise(await factory(...args)),
@@ -133,7 +126,7 @@ function asyncOptionsProviders(options: MemoryModuleAsyncOptions): Provider[] {
   return [
     ...(options.useClass ? [options.useClass] : []),
     {
-      provide: MEMORY_MODULE_OPTIONS,
+      provide,
       inject: [source],
       useFactory: async (factory: MemoryOptionsFactory): Promise<MemoryModuleOptions> =>
         guardBackendPromise(await factory.createMemoryOptions()),

@@ -1,6 +1,7 @@
-import type { Provider } from '@nestjs/common';
+import type { InjectionToken, Provider } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { CompactionRunner } from './compaction-job.interface';
+import { CompactionService } from './compaction.service';
 import { InlineCompactionRunner } from './inline-compaction.runner';
 import { COMPACTION_RUNNER, MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
@@ -11,6 +12,13 @@ import {
   validateMemoryModuleOptions,
   type ResolvedCompactionConfig,
 } from './memory-options.validation';
+import { MemoryService } from './memory.service';
+import {
+  getCompactionServiceToken,
+  getMemoryBackendToken,
+  getMemoryOptionsToken,
+  getMemoryToken,
+} from './memory.tokens';
 
 /**
  * Marks a backend promise as handled at once, so that a rejection that comes before start-up
@@ -43,6 +51,21 @@ export async function resolveMemoryBackend(options: MemoryModuleOptions): Promis
   return backend;
 }
 
+/**
+ * The runner of one instance: in-process, or on the NATS compaction workers. The NATS runner (and
+ * with it `@nestjs/microservices`) is loaded only for `mode: 'nats'`.
+ */
+async function createCompactionRunner(
+  backend: MemoryBackend,
+  config: ResolvedCompactionConfig,
+): Promise<CompactionRunner> {
+  if (config.mode === 'nats' && config.nats) {
+    const { NatsCompactionRunner } = await import('./nats-compaction.runner');
+    return new NatsCompactionRunner(config.nats);
+  }
+  return new InlineCompactionRunner(backend, config);
+}
+
 /** The one provider of the backend: the options' factory result, promise result or instance. */
 export const memoryBackendProvider: Provider = {
   provide: MEMORY_BACKEND,
@@ -58,21 +81,51 @@ export const compactionConfigProvider: Provider = {
     resolveCompactionConfig(options.compaction),
 };
 
-/**
- * Where checks run: in-process, or on the NATS compaction workers. The NATS runner (and with it
- * `@nestjs/microservices`) is loaded only for `mode: 'nats'`.
- */
+/** Where the default instance's checks run. */
 export const compactionRunnerProvider: Provider = {
   provide: COMPACTION_RUNNER,
   inject: [MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG],
-  useFactory: async (
-    backend: MemoryBackend,
-    config: ResolvedCompactionConfig,
-  ): Promise<CompactionRunner> => {
-    if (config.mode === 'nats' && config.nats) {
-      const { NatsCompactionRunner } = await import('./nats-compaction.runner');
-      return new NatsCompactionRunner(config.nats);
-    }
-    return new InlineCompactionRunner(backend, config);
-  },
+  useFactory: createCompactionRunner,
 };
+
+/**
+ * The providers of the named instance `name` (besides its options, under
+ * `getMemoryOptionsToken(name)`). Every token carries the name, so a lookup of `MemoryService`
+ * or `MEMORY_BACKEND` anywhere in the app (`app.get(MemoryService)`) still finds the default
+ * instance, never a named one; the services are built here rather than by class injection.
+ */
+export function namedInstanceProviders(name: string): {
+  providers: Provider[];
+  exports: InjectionToken[];
+} {
+  const options = getMemoryOptionsToken(name);
+  const backend = getMemoryBackendToken(name);
+  const config = `agent-memory:${name}:CompactionConfig`;
+  const runner = `agent-memory:${name}:CompactionRunner`;
+  const compaction = getCompactionServiceToken(name);
+  const memory = getMemoryToken(name);
+  return {
+    providers: [
+      { provide: backend, inject: [options], useFactory: resolveMemoryBackend },
+      {
+        provide: config,
+        inject: [options],
+        useFactory: (given: MemoryModuleOptions) => resolveCompactionConfig(given.compaction),
+      },
+      { provide: runner, inject: [backend, config], useFactory: createCompactionRunner },
+      {
+        provide: compaction,
+        inject: [runner, config],
+        useFactory: (run: CompactionRunner, settings: ResolvedCompactionConfig) =>
+          new CompactionService(run, settings),
+      },
+      {
+        provide: memory,
+        inject: [backend, compaction],
+        useFactory: (store: MemoryBackend, compactor: CompactionService) =>
+          new MemoryService(store, compactor),
+      },
+    ],
+    exports: [memory, backend, compaction, options, config],
+  };
+}
