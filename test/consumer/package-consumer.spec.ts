@@ -72,12 +72,14 @@ function cachedInstall(tarball: string): string {
   return cache;
 }
 
-/** Starts the built app; resolves with its URL once it listens. */
+/** Starts a built app; resolves with its URL once it prints it (`listening` matches it). */
 function startApp(
   dir: string,
   env: Record<string, string>,
+  main = 'dist/main.js',
+  listening = /listening on (\S+)/,
 ): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [main], {
     cwd: dir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,7 +89,7 @@ function startApp(
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (\S+)/.exec(output);
+      const match = listening.exec(output);
       if (match) resolve({ url: match[1]!, child, output: () => output });
     });
     child.once('exit', (code) => reject(new Error(`the app exited with ${code}:\n${output}`)));
@@ -107,31 +109,40 @@ async function json(url: string, init?: RequestInit): Promise<{ status: number; 
   return { status: response.status, body: await response.json() };
 }
 
-describe('the packed package in a fresh Nest 12 app', () => {
-  const schemas = new TestSchemas('consumer');
-  let workDir: string;
-  let appDir: string;
-  let packed: PackResult;
+const workDir = mkdtempSync(join(tmpdir(), 'agent-memory-consumer-'));
+const schemas = new TestSchemas('consumer');
+let packedOnce: PackResult | null = null;
 
-  beforeAll(() => {
-    workDir = mkdtempSync(join(tmpdir(), 'agent-memory-consumer-'));
-    [packed] = JSON.parse(
+/** `npm pack` of the library, once per file (its `prepack` builds `libs/memory/dist`). */
+function pack(): PackResult {
+  packedOnce ??= (
+    JSON.parse(
       run(
         NPM,
         ['pack', '--json', '--workspace', '@agent-memory/memory', '--pack-destination', workDir],
         REPO_ROOT,
       ).replace(/^[^[]*/, ''), // (the build's own output comes first)
-    ) as PackResult[];
+    ) as PackResult[]
+  )[0]!;
+  return packedOnce;
+}
+
+afterAll(async () => {
+  await schemas.cleanup();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('the packed package in a fresh Nest 12 app', () => {
+  let appDir: string;
+  let packed: PackResult;
+
+  beforeAll(() => {
+    packed = pack();
     const cache = cachedInstall(join(workDir, packed!.filename));
     appDir = join(workDir, 'app');
     cpSync(APP_TEMPLATE, appDir, { recursive: true });
     symlinkSync(join(cache, 'node_modules'), join(appDir, 'node_modules'), 'dir');
   }, 600_000);
-
-  afterAll(async () => {
-    await schemas.cleanup();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
-  });
 
   it('ships compiled code and declarations, and no sources, specs or test scripts', () => {
     const paths = packed.files.map((file) => file.path);
@@ -202,4 +213,107 @@ describe('the packed package in a fresh Nest 12 app', () => {
     },
     60_000,
   );
+});
+
+/**
+ * The production layout of the Docker image, without Docker: the library's and the API's build
+ * output next to `npm ci --omit=dev` of this repository's workspaces (cached under the OS temp
+ * folder by lockfile), so nothing from the dev dependencies can be reached.
+ */
+describe('the production build (the Docker runtime stage)', () => {
+  let runtime: string;
+
+  beforeAll(() => {
+    pack(); // builds libs/memory/dist
+    const manifests = [
+      'package.json',
+      'package-lock.json',
+      'libs/memory/package.json',
+      'apps/api/package.json',
+      'apps/worker/package.json',
+    ];
+    const key = createHash('sha256')
+      .update(manifests.map((file) => readFileSync(join(REPO_ROOT, file), 'utf8')).join('\0'))
+      .update(process.version)
+      .digest('hex')
+      .slice(0, 16);
+    runtime = join(tmpdir(), 'agent-memory-runtime-cache', key);
+    for (const file of manifests) {
+      mkdirSync(join(runtime, file, '..'), { recursive: true });
+      cpSync(join(REPO_ROOT, file), join(runtime, file));
+    }
+    if (!existsSync(join(runtime, 'node_modules', '@nestjs', 'core'))) {
+      run(NPM, ['ci', '--omit=dev', '--ignore-scripts'], runtime);
+    }
+    for (const built of ['dist', 'libs/memory/dist']) {
+      rmSync(join(runtime, built), { recursive: true, force: true });
+    }
+    cpSync(join(REPO_ROOT, 'libs/memory/dist'), join(runtime, 'libs/memory/dist'), {
+      recursive: true,
+    });
+    // The API as `nest build api` compiles it (same tsconfig), into the runtime folder.
+    run(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        'apps/api/tsconfig.app.json',
+        '--outDir',
+        join(runtime, 'dist'),
+      ],
+      REPO_ROOT,
+    );
+  }, 600_000);
+
+  it('has no dev dependency to lean on', () => {
+    for (const dev of ['jest', 'typescript', '@swc-node/register', '@nestjs/testing']) {
+      expect([dev, existsSync(join(runtime, 'node_modules', dev))]).toEqual([dev, false]);
+    }
+    expect(existsSync(join(runtime, 'node_modules/@agent-memory/memory/dist/index.js'))).toBe(true);
+  });
+
+  it('migrates with the migrate command, then serves with MEMORY_PG_ENSURE_SCHEMA=false', async () => {
+    const env = {
+      ...process.env,
+      DATABASE_URL: schemas.url,
+      MEMORY_PG_TABLE: schemas.nextTable(),
+    };
+    const migrate = () =>
+      execFileSync(process.execPath, ['dist/apps/api/src/migrate.js'], {
+        cwd: runtime,
+        env,
+        encoding: 'utf8',
+      });
+    expect(migrate()).toMatch(/applied \S+/);
+    expect(migrate()).toMatch(/already up to date/);
+
+    const app = await startApp(
+      runtime,
+      {
+        ...env,
+        MEMORY_BACKEND: 'postgres',
+        MEMORY_PG_ENSURE_SCHEMA: 'false',
+        MEMORY_ADMIN_TOKEN: 'a-token-for-the-production-test',
+        PORT: '0',
+        NODE_ENV: 'production',
+      } as Record<string, string>,
+      'dist/apps/api/src/main.js',
+      /admin API on (\S+)\/api/,
+    );
+    try {
+      const ready = await json(`${app.url}/health/ready`);
+      expect(ready).toMatchObject({ status: 200, body: { status: 'ok' } });
+      const saved = await fetch(`${app.url}/api/sessions/prod-1/messages`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer a-token-for-the-production-test',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'hello' }] }),
+      });
+      expect(saved.status).toBeLessThan(300);
+    } finally {
+      expect(['SIGTERM', 'exit 0']).toContain(await stopApp(app.child));
+    }
+  }, 120_000);
 });
