@@ -1,3 +1,4 @@
+import type { MemoryBackend } from '@agent-memory/memory';
 import { ConfigValidationError } from './config-validation.error';
 import { parseMemoryConfig } from './memory-config';
 import { memoryModuleOptionsFromConfig } from './memory-options.factory';
@@ -76,7 +77,7 @@ describe('parseMemoryConfig', () => {
       nats: { servers: 'nats://127.0.0.1:4222', subject: 'agent-memory.compaction.check' },
     });
     expect(typeof api.compaction!.llm!.complete).toBe('function');
-    expect((await api.backend).kind).toBe('simple');
+    expect((await (api.backend as Promise<MemoryBackend>)).kind).toBe('simple');
     const worker = memoryModuleOptionsFromConfig(config, { mode: 'inline' });
     expect(worker.compaction).toMatchObject({ mode: 'inline' });
     expect(worker.compaction!.nats).toBeUndefined();

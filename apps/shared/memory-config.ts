@@ -13,6 +13,11 @@ export interface MemoryConfig {
   databaseUrl: string | null;
   /** `MEMORY_PG_TABLE`: the messages table, `table` or `schema.table`. Default the backend's own. */
   pgTable: string | null;
+  /**
+   * `MEMORY_PG_ENSURE_SCHEMA`: `true` (default) migrates the tables at start-up; `false` leaves
+   * that to the migrate command (`node dist/apps/api/src/migrate.js`, the Kubernetes Job).
+   */
+  pgEnsureSchema: boolean;
   /** `NATS_URL`: required with the nats backend, with `COMPACTION_MODE=nats`, and by the worker. */
   natsUrl: string | null;
   /** `MEMORY_NATS_BUCKET`: the KV bucket. Default `agent_memory`. */
@@ -40,6 +45,7 @@ export const MEMORY_ENV_VARS = [
   'MEMORY_SIMPLE_CAPACITY',
   'DATABASE_URL',
   'MEMORY_PG_TABLE',
+  'MEMORY_PG_ENSURE_SCHEMA',
   'NATS_URL',
   'MEMORY_NATS_BUCKET',
   'COMPACT_AT_TOKENS',
@@ -162,6 +168,7 @@ export function readMemoryConfig(
     simpleCapacity: reader.integer('MEMORY_SIMPLE_CAPACITY', 10000, 1),
     databaseUrl,
     pgTable: reader.string('MEMORY_PG_TABLE'),
+    pgEnsureSchema: reader.oneOf('MEMORY_PG_ENSURE_SCHEMA', ['true', 'false'], 'true') === 'true',
     natsUrl,
     natsBucket: reader.matching(
       'MEMORY_NATS_BUCKET',

@@ -27,6 +27,7 @@ export async function memoryBackendFromConfig(config: MemoryConfig): Promise<Mem
       return postgresBackend({
         url: config.databaseUrl!,
         ...(config.pgTable ? { table: config.pgTable } : {}),
+        ensureSchema: config.pgEnsureSchema,
       });
     }
   }

@@ -5,14 +5,17 @@
  * and every environment variable they set is one the server reads.
  */
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { API_ENV_VARS } from '../src/config/api-config';
+import { parseMemoryConfig } from '../../shared/memory-config';
+import { API_ENV_VARS, parseApiConfig } from '../src/config/api-config';
 import { HealthController } from '../src/health/health.controller';
 
 const DOCKER_DIR = join(__dirname, '..', '..', '..', 'docker');
 const KNOWN_VARS = new Set<string>(API_ENV_VARS);
+/** Variables only the worker reads (`apps/worker/src/main.ts`). */
+const WORKER_VARS = new Set(['WORKER_HEARTBEAT_FILE']);
 /** Variables of the images themselves, not of the server. */
 const RUNTIME_VARS = new Set(['NODE_ENV']);
 
@@ -30,8 +33,7 @@ type Manifest = {
   spec?: any;
 };
 
-function manifests(): Manifest[] {
-  const dir = join(DOCKER_DIR, 'k8s');
+function manifests(dir = join(DOCKER_DIR, 'k8s')): Manifest[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.yaml'))
     .flatMap((file) =>
@@ -73,7 +75,11 @@ describe('docker/', () => {
       const env = compose.services[name]!.environment ?? {};
       expect(Object.keys(env).length).toBeGreaterThan(0);
       for (const key of Object.keys(env))
-        expect([name, key, KNOWN_VARS.has(key)]).toEqual([name, key, true]);
+        expect([
+          name,
+          key,
+          KNOWN_VARS.has(key) || (name === 'worker' && WORKER_VARS.has(key)),
+        ]).toEqual([name, key, true]);
       expect(env.MEMORY_BACKEND).toBe('postgres');
       expect(env.DATABASE_URL).toMatch(/@postgres:5432\//);
       expect(env.NATS_URL).toBe('nats://nats:4222');
@@ -81,7 +87,7 @@ describe('docker/', () => {
   });
 
   it('has Kubernetes manifests whose probes hit the health routes and whose variables the server reads', () => {
-    const all = manifests();
+    const all = [...manifests(), ...manifests(join(DOCKER_DIR, 'k8s', 'examples'))];
     const envNames = all
       .filter((m) => m.kind === 'ConfigMap' || m.kind === 'Secret')
       .flatMap((m) => Object.keys({ ...m.data, ...m.stringData }));
@@ -111,5 +117,134 @@ describe('docker/', () => {
     ]);
     const service = all.find((m) => m.kind === 'Service');
     expect(service?.spec.selector).toEqual(api!.spec.selector.matchLabels);
+  });
+
+  describe('Kubernetes manifests that survive a review', () => {
+    const all = manifests();
+    const byKind = (kind: string) => all.filter((m) => m.kind === kind);
+    const deployment = (name: string) =>
+      all.find((m) => m.kind === 'Deployment' && m.metadata.name === `agent-memory-${name}`)!;
+    const config = byKind('ConfigMap')[0]!.data!;
+    const envOf = (container: any): Record<string, string> => ({
+      ...config,
+      ...Object.fromEntries(
+        ((container.env ?? []) as { name: string; value: string }[]).map((e) => [e.name, e.value]),
+      ),
+    });
+    const podSpecs = () => [
+      ...byKind('Deployment').map((m) => m.spec.template.spec),
+      ...byKind('Job').map((m) => m.spec.template.spec),
+    ];
+
+    it('applies no Secret: the example lives apart, and the server refuses its token', () => {
+      expect(byKind('Secret')).toEqual([]);
+      const kustomization = byKind('Kustomization')[0]!;
+      const resources = (kustomization as any).resources as string[];
+      expect(resources.some((file) => file.includes('secret'))).toBe(false);
+      const example = manifests(join(DOCKER_DIR, 'k8s', 'examples')).find(
+        (m) => m.kind === 'Secret',
+      )!;
+      expect(() => parseApiConfig({ ...example.stringData })).toThrow(/published example value/);
+    });
+
+    it('lists every manifest in the kustomization, and sets every image through it', () => {
+      const kustomization = byKind('Kustomization')[0] as any;
+      const files = readdirSync(join(DOCKER_DIR, 'k8s')).filter(
+        (file) => file.endsWith('.yaml') && file !== 'kustomization.yaml',
+      );
+      expect([...kustomization.resources].sort()).toEqual(files.sort());
+      const imageNames = (kustomization.images as { name: string }[]).map((i) => i.name);
+      for (const spec of podSpecs()) {
+        for (const container of spec.containers) {
+          // No tag in the manifests: the kustomization's `images` sets the tag or digest.
+          expect(imageNames).toContain(container.image);
+          expect(container.image).not.toMatch(/[:@]/);
+        }
+      }
+    });
+
+    it('locks every pod down: seccomp RuntimeDefault, no service account token, non-root, read-only', () => {
+      expect(podSpecs().length).toBe(3);
+      for (const spec of podSpecs()) {
+        expect(spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+        expect(spec.securityContext.runAsNonRoot).toBe(true);
+        expect(spec.automountServiceAccountToken).toBe(false);
+        for (const container of spec.containers) {
+          expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+          expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
+        }
+      }
+    });
+
+    it('fits each shutdown budget in terminationGracePeriodSeconds', () => {
+      const CLOSE_BUDGET_MS = 5000;
+      const api = deployment('api').spec.template.spec;
+      const apiEnv = envOf(api.containers[0]);
+      const apiMs =
+        Number(apiEnv.SHUTDOWN_DELAY_MS) +
+        Number(apiEnv.SHUTDOWN_DRAIN_MS) +
+        Number(apiEnv.COMPACTION_SHUTDOWN_GRACE_MS) +
+        CLOSE_BUDGET_MS;
+      expect(apiMs).toBeGreaterThan(CLOSE_BUDGET_MS);
+      expect(apiMs).toBeLessThanOrEqual(api.terminationGracePeriodSeconds * 1000);
+      const worker = deployment('worker').spec.template.spec;
+      const workerMs =
+        Number(envOf(worker.containers[0]).COMPACTION_SHUTDOWN_GRACE_MS) + CLOSE_BUDGET_MS;
+      expect(workerMs).toBeLessThanOrEqual(worker.terminationGracePeriodSeconds * 1000);
+    });
+
+    it('keeps pods spread and available: topology spread, PodDisruptionBudgets, tolerant readiness', () => {
+      for (const name of ['api', 'worker']) {
+        const d = deployment(name);
+        const labels = d.spec.selector.matchLabels;
+        const spread = d.spec.template.spec.topologySpreadConstraints as any[];
+        expect(spread.length).toBeGreaterThan(0);
+        for (const constraint of spread)
+          expect(constraint.labelSelector.matchLabels).toEqual(labels);
+        const budget = byKind('PodDisruptionBudget').find(
+          (m) => JSON.stringify(m.spec.selector.matchLabels) === JSON.stringify(labels),
+        );
+        expect(budget?.spec.minAvailable).toBeGreaterThanOrEqual(1);
+        expect(budget!.spec.minAvailable).toBeLessThan(d.spec.replicas);
+      }
+      const api = deployment('api').spec.template.spec.containers[0];
+      expect(api.readinessProbe.failureThreshold).toBeGreaterThan(1);
+    });
+
+    it('probes the worker through the heartbeat file it writes', () => {
+      const worker = deployment('worker').spec.template.spec;
+      const container = worker.containers[0];
+      const heartbeat = envOf(container).WORKER_HEARTBEAT_FILE;
+      expect(heartbeat).toMatch(/^\//);
+      expect(container.livenessProbe.exec.command.join(' ')).toContain('WORKER_HEARTBEAT_FILE');
+      expect(container.livenessProbe.failureThreshold).toBeGreaterThan(1);
+      // The root file system is read-only: the file's folder is a volume.
+      const mount = (container.volumeMounts as { mountPath: string }[]).find((m) =>
+        heartbeat.startsWith(`${m.mountPath}/`),
+      );
+      expect(mount).toBeDefined();
+      expect(
+        readFileSync(join(__dirname, '..', '..', 'worker', 'src', 'main.ts'), 'utf8'),
+      ).toContain('process.env.WORKER_HEARTBEAT_FILE');
+    });
+
+    it('migrates in a Job, and runs the pods without DDL', () => {
+      const job = byKind('Job')[0]!;
+      const command = job.spec.template.spec.containers[0].command as string[];
+      expect(command).toEqual(['node', 'dist/apps/api/src/migrate.js']);
+      expect(existsSync(join(__dirname, '..', 'src', 'migrate.ts'))).toBe(true);
+      expect(config.MEMORY_PG_ENSURE_SCHEMA).toBe('false');
+      expect(
+        parseMemoryConfig({ ...config, DATABASE_URL: 'postgres://x@db/y' }).pgEnsureSchema,
+      ).toBe(false);
+    });
+
+    it('builds on a supported Node LTS (22 or 24), every stage from the same base', () => {
+      const dockerfile = readFileSync(join(DOCKER_DIR, 'Dockerfile'), 'utf8');
+      expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)[-.\w]*$/m);
+      const froms = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+      expect(froms.length).toBeGreaterThanOrEqual(2);
+      for (const from of froms) expect(from).toBe('${NODE_IMAGE}');
+    });
   });
 });

@@ -10,10 +10,12 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
+import type { NatsConnection } from 'nats';
 import { CompactionService } from '@agent-memory/memory';
 import { ConfigValidationError } from '../../shared/config-validation.error';
 import { parseMemoryConfig } from '../../shared/memory-config';
 import { CompactionNatsServer } from './compaction-nats.server';
+import { startLivenessHeartbeat } from './liveness-heartbeat';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
@@ -52,6 +54,18 @@ async function bootstrap(): Promise<void> {
   process.once('SIGINT', stop);
 
   await app.listen();
+  // WORKER_HEARTBEAT_FILE: touched while the NATS connection is open (the liveness probe's signal).
+  const heartbeatFile = process.env.WORKER_HEARTBEAT_FILE;
+  if (heartbeatFile) {
+    startLivenessHeartbeat(heartbeatFile, () => {
+      try {
+        const connection = server.unwrap<NatsConnection | null>();
+        return connection !== null && !connection.isClosed() && !closing;
+      } catch {
+        return false; // not connected (yet, or any more)
+      }
+    });
+  }
   logger.log(
     `worker ready: subject "${config.compactionSubject}", queue "${config.compactionQueue}", ` +
       `backend ${config.backend}, compacting at ${config.compactAtTokens} tokens`,

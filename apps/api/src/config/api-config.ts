@@ -38,6 +38,12 @@ export const API_ENV_VARS = [
   'SHUTDOWN_DRAIN_MS',
 ] as const;
 
+/**
+ * Tokens that were published as examples (`docker/k8s/examples/secret.example.yaml`), refused so
+ * that an example applied by mistake never guards a real server.
+ */
+export const EXAMPLE_ADMIN_TOKENS: readonly string[] = ['change-me-to-a-long-random-token'];
+
 /** Shortest `MEMORY_ADMIN_TOKEN` accepted. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
@@ -53,6 +59,11 @@ export function parseApiConfig(env: Record<string, string | undefined>): ApiConf
   if (adminToken !== null && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
     reader.problems.push(
       `MEMORY_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (or unset, for a random one)`,
+    );
+  }
+  if (adminToken !== null && EXAMPLE_ADMIN_TOKENS.includes(adminToken)) {
+    reader.problems.push(
+      'MEMORY_ADMIN_TOKEN is the published example value: set a random one (openssl rand -hex 32)',
     );
   }
   const config: ApiConfig = {

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { texts } from '../../../../test/conformance/fixtures';
+import { STORE_PROCESS_SCRIPT, storeProcessArgs } from '../../../../test/support/store-process';
 
 const repoRoot = resolve(__dirname, '../../../..');
-const childScript = join(__dirname, 'cross-process.child.ts');
+const childScript = STORE_PROCESS_SCRIPT;
 let dir: string;
 
 beforeEach(() => {
@@ -61,15 +62,19 @@ async function runTogether(children: Child[]): Promise<Array<Record<string, unkn
 describe('JsonFileMemory across processes', () => {
   it('loses nothing when 4 processes each save 50 turns to one file', async () => {
     const file = join(dir, 'shared.json');
-    const writers = ['w0', 'w1', 'w2', 'w3'];
-    await runTogether(writers.map((w) => startChild(['saves', file, w, '50'])));
+    const writers = ['0', '1', '2', '3'];
+    await runTogether(
+      writers.map((w) =>
+        startChild(storeProcessArgs('writer', { kind: 'jsonfile', file }, '', w, 50)),
+      ),
+    );
 
     const got = texts(await (await JsonFileMemory.open(file)).retrieve());
     expect(got).toHaveLength(400);
-    for (let i = 0; i < got.length; i += 2) expect(got[i + 1]).toBe(`${got[i]}-reply`);
+    for (let i = 0; i < got.length; i += 2) expect(got[i + 1]).toBe(got[i]!.replace('-q', '-a'));
     for (const w of writers) {
-      const mine = got.filter((t) => t.startsWith(`${w}-`) && !t.endsWith('-reply'));
-      expect(mine).toEqual(Array.from({ length: 50 }, (_, i) => `${w}-${i}`));
+      const mine = got.filter((t) => t.startsWith(`w${w}-q`));
+      expect(mine).toEqual(Array.from({ length: 50 }, (_, i) => `w${w}-q${i}`));
     }
     expect(await JsonFileMemory.inspect(file)).toMatchObject({ messages: 400, stored: 400 });
     expect(readdirSync(dir)).toEqual(['shared.json']);
@@ -84,15 +89,20 @@ describe('JsonFileMemory across processes', () => {
       userMessage('u2'),
       assistantMessage('a3'),
     ]);
-    const results = await runTogether([
-      startChild(['snapshot', file, '2']),
-      startChild(['snapshot', file, '3']),
-    ]);
+    const racers = ['2', '3'];
+    const results = await runTogether(
+      racers.map((upTo) =>
+        startChild(
+          storeProcessArgs('snapshot-racer', { kind: 'jsonfile', file }, '', upTo, `by ${upTo}`),
+        ),
+      ),
+    );
 
     const outcomes = results.map((r) => r.outcome).sort();
-    expect(outcomes).toEqual(['conflict', 'won']);
-    const winner = results.find((r) => r.outcome === 'won')!;
+    expect(outcomes).toEqual(['lost', 'won']);
+    expect(results.find((r) => r.outcome === 'lost')?.code).toBe('SNAPSHOT_CONFLICT');
+    const winner = racers[results.findIndex((r) => r.outcome === 'won')];
     const { snapshot } = await memory.loadSnapshot();
-    expect(snapshot?.summary).toBe(`by ${winner.pid}`);
+    expect(snapshot?.summary).toBe(`by ${winner}`);
   }, 60_000);
 });

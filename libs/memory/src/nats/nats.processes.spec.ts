@@ -1,9 +1,15 @@
-import { join } from 'node:path';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { conversation, texts } from '../../../../test/conformance/fixtures';
 import { TestBuckets } from '../../../../test/support/nats';
 import { testNatsUrl } from '../../../../test/support/services';
 import { runTogether, startScript } from '../../../../test/support/child-script';
+import {
+  STORE_PROCESS_SCRIPT,
+  storeProcessArgs,
+  type RacerResult,
+  type StoreSpec,
+  type WriterResult,
+} from '../../../../test/support/store-process';
 
 const WRITERS = 8;
 const TURNS = 100;
@@ -12,6 +18,11 @@ let backend: NatsBackend;
 
 beforeAll(async () => {
   backend = await natsBackend({ servers: testNatsUrl(), bucket: buckets.next() });
+});
+const natsStore = (): StoreSpec => ({
+  kind: 'nats',
+  servers: testNatsUrl(),
+  bucket: backend.bucket,
 });
 afterAll(async () => {
   await backend.close();
@@ -23,9 +34,9 @@ describe('NatsMemory across OS processes', () => {
     const session = `procs-${process.pid}-writers`;
     const results = await runTogether(
       Array.from({ length: WRITERS }, (_, w) =>
-        startScript<{ writer: string; retries: number }>(
-          join(__dirname, 'testing', 'nats-writer.script.ts'),
-          [testNatsUrl(), backend.bucket, session, String(w), String(TURNS)],
+        startScript<WriterResult>(
+          STORE_PROCESS_SCRIPT,
+          storeProcessArgs('writer', natsStore(), session, w, TURNS),
         ),
       ),
     );
@@ -56,9 +67,15 @@ describe('NatsMemory across OS processes', () => {
         await (await backend.open(session)).save(conversation(6));
         const outcomes = await runTogether(
           ['3', '4'].map((upTo) =>
-            startScript<{ outcome: 'won' | 'lost'; code?: string }>(
-              join(__dirname, 'testing', 'nats-snapshot-racer.script.ts'),
-              [testNatsUrl(), backend.bucket, session, upTo, `summary up to ${upTo}`],
+            startScript<RacerResult>(
+              STORE_PROCESS_SCRIPT,
+              storeProcessArgs(
+                'snapshot-racer',
+                natsStore(),
+                session,
+                upTo,
+                `summary up to ${upTo}`,
+              ),
             ),
           ),
         );

@@ -2,6 +2,8 @@ export { MemoryModule } from './memory.module';
 export { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
 export * from './memory.constants';
 export * from './memory-module-options.interface';
+export * from './memory.tokens';
+export * from './memory.decorators';
 export {
   resolveCompactionConfig,
   type ResolvedCompactionConfig,

@@ -1,7 +1,25 @@
-import type { ClientProxy } from '@nestjs/microservices';
+import type {
+  InjectionToken,
+  ModuleMetadata,
+  OptionalFactoryDependency,
+  Type,
+} from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
+
+/**
+ * What the NATS compaction runner needs of a client: a Nest microservices `ClientProxy` (from
+ * `ClientProxyFactory.create` or `ClientsModule`) has it. Declared here so that this package's
+ * types do not require `@nestjs/microservices`.
+ */
+export interface CompactionClientProxy {
+  /** Sends a request on `pattern`; the observable emits the worker's reply. */
+  send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
+  /** Closes the client (never called on a client you passed in). */
+  close(): unknown;
+}
 
 /** Where compaction checks go with `mode: 'nats'`. Give `servers` or `client`. */
 export interface MemoryCompactionNatsOptions {
@@ -11,7 +29,7 @@ export interface MemoryCompactionNatsOptions {
    * An existing NATS `ClientProxy` (for example from `ClientsModule`) to publish on instead of
    * `servers`. The module does not close it.
    */
-  client?: ClientProxy;
+  client?: CompactionClientProxy;
   /** Subject of the checks; the workers must listen on the same. Default `agent-memory.compaction.check`. */
   subject?: string;
   /** Queue group of the workers (used by `apps/worker`). Default `agent-memory-compaction`. */
@@ -44,14 +62,50 @@ export interface MemoryCompactionOptions {
   shutdownGraceMs?: number;
 }
 
+/**
+ * Makes the backend when the module starts (Nest's module init), so that nothing connects when
+ * the file that calls `forRoot` is imported: `() => postgresBackend({ url })`.
+ */
+export type MemoryBackendFactory = () => MemoryBackend | Promise<MemoryBackend>;
+
 /** Options of `MemoryModule.forRoot` (and what a `forRootAsync` factory returns). */
 export interface MemoryModuleOptions {
   /**
-   * The sessions' store, such as `jsonFileBackend({ dir })` or `await postgresBackend({ url })`
-   * (a promise is awaited at start-up). The module owns it: it is closed on shutdown.
+   * The sessions' store: a factory called at start-up (`() => postgresBackend({ url })`, the
+   * recommended form), a backend (`jsonFileBackend({ dir })`), or a backend promise (awaited at
+   * start-up; its rejection fails start-up with the backend's error, never as an unhandled
+   * rejection). The module owns the backend: it is closed on shutdown.
    */
-  backend: MemoryBackend | Promise<MemoryBackend>;
+  backend: MemoryBackend | Promise<MemoryBackend> | MemoryBackendFactory;
   compaction?: MemoryCompactionOptions;
+}
+
+/** What `forRoot` / `forRootAsync` take besides the options: which instance, and how visible. */
+export interface MemoryInstanceOptions {
+  /**
+   * The instance's name, for several memories in one app: inject it with `@InjectMemory(name)`,
+   * `@InjectMemoryBackend(name)` (tokens `getMemoryToken(name)`, `getMemoryBackendToken(name)`).
+   * Without a name, the default instance: `MemoryService`, `MEMORY_BACKEND`.
+   */
+  name?: string;
+  /** Make the instance visible to every module without importing it. Default false. */
+  isGlobal?: boolean;
+}
+
+/** Options of `MemoryModule.forRoot`. */
+export interface MemoryModuleRootOptions extends MemoryModuleOptions, MemoryInstanceOptions {}
+
+/**
+ * Options of `MemoryModule.forRootAsync`: the options come from `useFactory` (with `inject`),
+ * `useClass` or `useExisting` (a {@link MemoryOptionsFactory}), called at start-up.
+ */
+export interface MemoryModuleAsyncOptions
+  extends MemoryInstanceOptions, Pick<ModuleMetadata, 'imports'> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's own factories take any
+  useFactory?: (...args: any[]) => MemoryModuleOptions | Promise<MemoryModuleOptions>;
+  inject?: (InjectionToken | OptionalFactoryDependency)[];
+  useClass?: Type<MemoryOptionsFactory>;
+  useExisting?: InjectionToken;
 }
 
 /** A class that makes {@link MemoryModuleOptions}, for `forRootAsync({ useClass })`. */

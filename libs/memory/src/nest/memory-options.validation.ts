@@ -1,4 +1,3 @@
-import type { ClientProxy } from '@nestjs/microservices';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import { ExtractiveSummarizer } from '../compaction/extractive.summarizer';
@@ -15,6 +14,7 @@ import {
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
 } from './memory.constants';
 import type {
+  CompactionClientProxy,
   MemoryCompactionOptions,
   MemoryModuleOptions,
 } from './memory-module-options.interface';
@@ -23,7 +23,7 @@ import type {
 export interface ResolvedCompactionNats {
   /** Set when the module opens its own client; null when `client` was given. */
   servers: string[] | null;
-  client: ClientProxy | null;
+  client: CompactionClientProxy | null;
   subject: string;
   queue: string;
   requestTimeoutMs: number;

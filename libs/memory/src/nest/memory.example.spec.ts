@@ -61,7 +61,8 @@ export class AgentService {
     MemoryModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService) => ({
-        backend: jsonFileBackend({ dir: config.get('MEMORY_DIR', './data/sessions') }),
+        // A factory: the backend is made at start-up, never when this file is imported.
+        backend: () => jsonFileBackend({ dir: config.get('MEMORY_DIR', './data/sessions') }),
         compaction: { thresholdTokens: Number(config.get('COMPACT_AT_TOKENS', 150_000)) },
       }),
     }),

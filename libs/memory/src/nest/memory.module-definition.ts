@@ -1,20 +1,6 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { MemoryModuleOptions } from './memory-module-options.interface';
-
 /**
- * `MemoryModule`'s `forRoot` / `forRootAsync` (`useFactory`, `useClass`, `useExisting`), with
- * `isGlobal` as an extra (default false). A `useClass` factory implements `createMemoryOptions()`.
+ * The token of the options a `MemoryModule` instance was given, inside that instance's own module
+ * (every instance, named or not, provides its options under this token to its own providers; the
+ * default instance also exports it). Outside, use `getMemoryOptionsToken(name)`.
  */
-export const {
-  ConfigurableModuleClass: ConfigurableMemoryModule,
-  MODULE_OPTIONS_TOKEN: MEMORY_MODULE_OPTIONS,
-  OPTIONS_TYPE: MEMORY_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: MEMORY_ASYNC_OPTIONS_TYPE,
-} = new ConfigurableModuleBuilder<MemoryModuleOptions>({ moduleName: 'Memory' })
-  .setClassMethodName('forRoot')
-  .setFactoryMethodName('createMemoryOptions')
-  .setExtras({ isGlobal: false }, (definition, extras) => ({
-    ...definition,
-    global: extras.isGlobal,
-  }))
-  .build();
+export const MEMORY_MODULE_OPTIONS = Symbol('MEMORY_MODULE_OPTIONS');

@@ -1,6 +1,7 @@
-import type { BeforeApplicationShutdown, Provider } from '@nestjs/common';
+import type { InjectionToken, Provider } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { CompactionRunner } from './compaction-job.interface';
+import { CompactionService } from './compaction.service';
 import { InlineCompactionRunner } from './inline-compaction.runner';
 import { COMPACTION_RUNNER, MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
@@ -11,18 +12,65 @@ import {
   validateMemoryModuleOptions,
   type ResolvedCompactionConfig,
 } from './memory-options.validation';
-import { NatsCompactionRunner } from './nats-compaction.runner';
+import { MemoryService } from './memory.service';
+import {
+  getCompactionServiceToken,
+  getMemoryBackendToken,
+  getMemoryOptionsToken,
+  getMemoryToken,
+} from './memory.tokens';
 
-/** The one provider of the backend: the options' instance (or the promise's result), validated. */
+/**
+ * Marks a backend promise as handled at once, so that a rejection that comes before start-up
+ * awaits it (a database that is down while the app is still importing its modules) is not an
+ * unhandled rejection: the backend provider still awaits the same promise and fails start-up with
+ * its error. Returns the options unchanged.
+ */
+export function guardBackendPromise<T extends Partial<MemoryModuleOptions> | undefined>(
+  options: T,
+): T {
+  const backend: unknown = options?.backend;
+  if (backend instanceof Promise || typeof (backend as PromiseLike<unknown>)?.then === 'function') {
+    Promise.resolve(backend as PromiseLike<unknown>).catch(() => undefined);
+  }
+  return options;
+}
+
+/**
+ * The backend the options name: the factory's result (called now, during module init), or the
+ * awaited promise, or the instance itself; validated.
+ * @throws what the factory or the promise throws; TypeError when the result is not a backend.
+ */
+export async function resolveMemoryBackend(options: MemoryModuleOptions): Promise<MemoryBackend> {
+  guardBackendPromise(options);
+  validateMemoryModuleOptions(options);
+  const given: unknown = options.backend;
+  const backend: unknown =
+    typeof given === 'function' ? await (given as () => unknown)() : await given;
+  assertMemoryBackend(backend);
+  return backend;
+}
+
+/**
+ * The runner of one instance: in-process, or on the NATS compaction workers. The NATS runner (and
+ * with it `@nestjs/microservices`) is loaded only for `mode: 'nats'`.
+ */
+async function createCompactionRunner(
+  backend: MemoryBackend,
+  config: ResolvedCompactionConfig,
+): Promise<CompactionRunner> {
+  if (config.mode === 'nats' && config.nats) {
+    const { NatsCompactionRunner } = await import('./nats-compaction.runner');
+    return new NatsCompactionRunner(config.nats);
+  }
+  return new InlineCompactionRunner(backend, config);
+}
+
+/** The one provider of the backend: the options' factory result, promise result or instance. */
 export const memoryBackendProvider: Provider = {
   provide: MEMORY_BACKEND,
   inject: [MEMORY_MODULE_OPTIONS],
-  useFactory: async (options: MemoryModuleOptions): Promise<MemoryBackend> => {
-    validateMemoryModuleOptions(options);
-    const backend: unknown = await options.backend;
-    assertMemoryBackend(backend);
-    return backend;
-  },
+  useFactory: resolveMemoryBackend,
 };
 
 /** The compaction settings with defaults filled in. */
@@ -33,22 +81,51 @@ export const compactionConfigProvider: Provider = {
     resolveCompactionConfig(options.compaction),
 };
 
-/** Closes a NATS runner's own client once compaction has drained (after `onModuleDestroy`). */
-class ClosingNatsCompactionRunner
-  extends NatsCompactionRunner
-  implements BeforeApplicationShutdown
-{
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.close();
-  }
-}
-
-/** Where checks run: in-process, or on the NATS compaction workers. */
+/** Where the default instance's checks run. */
 export const compactionRunnerProvider: Provider = {
   provide: COMPACTION_RUNNER,
   inject: [MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG],
-  useFactory: (backend: MemoryBackend, config: ResolvedCompactionConfig): CompactionRunner =>
-    config.mode === 'nats' && config.nats
-      ? new ClosingNatsCompactionRunner(config.nats)
-      : new InlineCompactionRunner(backend, config),
+  useFactory: createCompactionRunner,
 };
+
+/**
+ * The providers of the named instance `name` (besides its options, under
+ * `getMemoryOptionsToken(name)`). Every token carries the name, so a lookup of `MemoryService`
+ * or `MEMORY_BACKEND` anywhere in the app (`app.get(MemoryService)`) still finds the default
+ * instance, never a named one; the services are built here rather than by class injection.
+ */
+export function namedInstanceProviders(name: string): {
+  providers: Provider[];
+  exports: InjectionToken[];
+} {
+  const options = getMemoryOptionsToken(name);
+  const backend = getMemoryBackendToken(name);
+  const config = `agent-memory:${name}:CompactionConfig`;
+  const runner = `agent-memory:${name}:CompactionRunner`;
+  const compaction = getCompactionServiceToken(name);
+  const memory = getMemoryToken(name);
+  return {
+    providers: [
+      { provide: backend, inject: [options], useFactory: resolveMemoryBackend },
+      {
+        provide: config,
+        inject: [options],
+        useFactory: (given: MemoryModuleOptions) => resolveCompactionConfig(given.compaction),
+      },
+      { provide: runner, inject: [backend, config], useFactory: createCompactionRunner },
+      {
+        provide: compaction,
+        inject: [runner, config],
+        useFactory: (run: CompactionRunner, settings: ResolvedCompactionConfig) =>
+          new CompactionService(run, settings),
+      },
+      {
+        provide: memory,
+        inject: [backend, compaction],
+        useFactory: (store: MemoryBackend, compactor: CompactionService) =>
+          new MemoryService(store, compactor),
+      },
+    ],
+    exports: [memory, backend, compaction, options, config],
+  };
+}

@@ -1,9 +1,10 @@
 import type { CompactionResult } from '../compaction/summary-compactor';
-import { Logger } from '@nestjs/common';
+import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
+import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import type { CompactionRequest, CompactionRunner } from './compaction-job.interface';
 import { CompactionWorkerError, type CompactionWorkerReply } from './compaction-worker.protocol';
+import type { CompactionClientProxy } from './memory-module-options.interface';
 import type { ResolvedCompactionNats } from './memory-options.validation';
 
 const BACKOFF_BASE_MS = 100;
@@ -16,10 +17,14 @@ const BACKOFF_MAX_MS = 2_000;
  * (a worker that died, or none running) is sent again, up to `maxAttempts` tries. A second try of a
  * check that did finish is harmless: the compactor finds the session below its threshold, and
  * snapshots are compare-and-swap.
+ *
+ * This file loads `@nestjs/microservices`: the module requires it only for `mode: 'nats'`, so the
+ * core entry point never does. It closes its own client after compaction has drained
+ * (`beforeApplicationShutdown`, which runs after `CompactionService.onModuleDestroy`).
  */
-export class NatsCompactionRunner implements CompactionRunner {
+export class NatsCompactionRunner implements CompactionRunner, BeforeApplicationShutdown {
   private readonly logger = new Logger('CompactionService');
-  private readonly client: ClientProxy;
+  private readonly client: CompactionClientProxy;
   private readonly ownsClient: boolean;
 
   constructor(private readonly config: ResolvedCompactionNats) {
@@ -62,6 +67,11 @@ export class NatsCompactionRunner implements CompactionRunner {
   /** Closes the NATS client the runner opened itself (never one passed in as `nats.client`). */
   async close(): Promise<void> {
     if (this.ownsClient) await this.client.close();
+  }
+
+  /** Nest lifecycle: {@link close}, once compaction has drained. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.close();
   }
 
   private request(request: CompactionRequest, signal: AbortSignal): Promise<CompactionWorkerReply> {

@@ -12,6 +12,7 @@ import {
 import { userMessage } from '@agent-memory/memory';
 import { TestSchemas } from '../../../../test/support/postgres';
 import { runTogether, startScript } from '../../../../test/support/child-script';
+import { STORE_PROCESS_SCRIPT, storeProcessArgs } from '../../../../test/support/store-process';
 
 const REPO_ROOT = join(__dirname, '../../../..');
 const schemas = new TestSchemas('pgmig');
@@ -97,10 +98,10 @@ describe('the memory migrations', () => {
     const table = schemas.nextTable();
     const results = await runTogether(
       [1, 2, 3, 4].map(() =>
-        startScript<{ applied: boolean }>(join(__dirname, 'testing', 'pg-migrate.script.ts'), [
-          schemas.url,
-          table,
-        ]),
+        startScript<{ applied: boolean }>(
+          STORE_PROCESS_SCRIPT,
+          storeProcessArgs('migrate', { kind: 'postgres', url: schemas.url, table }, ''),
+        ),
       ),
     );
     expect(results).toEqual([

@@ -1,9 +1,15 @@
 import type { CompactionResult } from '@agent-memory/memory';
-import { join } from 'node:path';
 import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
 import { conversation, texts } from '../../../../test/conformance/fixtures';
 import { TestSchemas } from '../../../../test/support/postgres';
 import { runTogether, startScript } from '../../../../test/support/child-script';
+import {
+  STORE_PROCESS_SCRIPT,
+  storeProcessArgs,
+  type RacerResult,
+  type StoreSpec,
+  type WriterResult,
+} from '../../../../test/support/store-process';
 
 const WRITERS = 8;
 const TURNS = 100;
@@ -12,6 +18,11 @@ let backend: PostgresBackend;
 
 beforeAll(async () => {
   backend = await postgresBackend({ url: schemas.url, table: schemas.nextTable() });
+});
+const pgStore = (): StoreSpec => ({
+  kind: 'postgres',
+  url: schemas.url,
+  table: backend.tables.table,
 });
 afterAll(async () => {
   await backend.close();
@@ -23,13 +34,10 @@ describe('PostgresMemory across OS processes', () => {
     const session = `procs-${process.pid}-writers`;
     await runTogether(
       Array.from({ length: WRITERS }, (_, w) =>
-        startScript<{ writer: string }>(join(__dirname, 'testing', 'pg-writer.script.ts'), [
-          schemas.url,
-          backend.tables.table,
-          session,
-          String(w),
-          String(TURNS),
-        ]),
+        startScript<WriterResult>(
+          STORE_PROCESS_SCRIPT,
+          storeProcessArgs('writer', pgStore(), session, w, TURNS),
+        ),
       ),
     );
 
@@ -60,9 +68,9 @@ describe('PostgresMemory across OS processes', () => {
         const cursors = (await memory.loadSnapshot()).tail.map((e) => e.cursor);
         const outcomes = await runTogether(
           [cursors[2]!, cursors[3]!].map((upTo) =>
-            startScript<{ outcome: 'won' | 'lost'; code?: string }>(
-              join(__dirname, 'testing', 'pg-snapshot-racer.script.ts'),
-              [schemas.url, backend.tables.table, session, String(upTo), `summary up to ${upTo}`],
+            startScript<RacerResult>(
+              STORE_PROCESS_SCRIPT,
+              storeProcessArgs('snapshot-racer', pgStore(), session, upTo, `summary up to ${upTo}`),
             ),
           ),
         );
@@ -86,13 +94,10 @@ describe('PostgresMemory across OS processes', () => {
     await memory.save(conversation(40));
     const results = await runTogether(
       ['first', 'second'].map((name) =>
-        startScript<CompactionResult>(join(__dirname, 'testing', 'pg-compactor.script.ts'), [
-          schemas.url,
-          backend.tables.table,
-          session,
-          '6',
-          name,
-        ]),
+        startScript<CompactionResult>(
+          STORE_PROCESS_SCRIPT,
+          storeProcessArgs('compactor', pgStore(), session, 6, name),
+        ),
       ),
     );
     const winners = results.filter((r) => r.compacted);

@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLivenessHeartbeat } from '../src/liveness-heartbeat';
+
+describe('the worker liveness heartbeat', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'heartbeat-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it('writes the time while the worker is alive, and stops writing once it is not', async () => {
+    jest.useFakeTimers({ doNotFake: ['setTimeout', 'nextTick', 'setImmediate'] });
+    const file = join(dir, 'alive');
+    let alive = true;
+    const stop = startLivenessHeartbeat(file, () => alive, 1000);
+    try {
+      await until(() => readFileSafe(file) !== '');
+      const first = Number(readFileSafe(file));
+      expect(first).toBeGreaterThan(0);
+
+      jest.setSystemTime(first + 5000);
+      jest.advanceTimersByTime(1000);
+      // The tick comes 1 s (of the fake clock) later.
+      await until(() => Number(readFileSafe(file)) === first + 6000);
+      expect(Number(readFileSafe(file))).toBe(first + 6000);
+
+      alive = false;
+      const mtime = statSync(file).mtimeMs;
+      jest.setSystemTime(first + 10_000);
+      jest.advanceTimersByTime(3000);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(Number(readFileSafe(file))).toBe(first + 6000);
+      expect(statSync(file).mtimeMs).toBe(mtime);
+    } finally {
+      stop();
+      jest.useRealTimers();
+    }
+  });
+});
+
+function readFileSafe(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}

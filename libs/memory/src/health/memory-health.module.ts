@@ -1,0 +1,123 @@
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type ModuleMetadata,
+} from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import {
+  HealthIndicatorService,
+  TerminusModule,
+  type HealthIndicatorResult,
+} from '@nestjs/terminus';
+import type { MemoryBackend } from '../core/backend.interface';
+import { DEFAULT_MEMORY_NAME, memoryBackendLookupToken } from '../nest/memory.tokens';
+import { MemoryHealthIndicator, type MemoryHealthOptions } from './memory.health';
+import { NatsMemoryHealthIndicator } from './nats-memory.health';
+import { PostgresMemoryHealthIndicator } from './postgres-memory.health';
+
+/**
+ * Probes `backend` with the indicator for its kind: {@link PostgresMemoryHealthIndicator} for
+ * PostgreSQL (database and tables), {@link NatsMemoryHealthIndicator} for NATS (connection and
+ * bucket), {@link MemoryHealthIndicator} (`backend.check()`) for the others. Never throws.
+ */
+export function probeMemoryBackend<const Key extends string>(
+  indicators: HealthIndicatorService,
+  backend: MemoryBackend,
+  key: Key,
+  opts: MemoryHealthOptions = {},
+): Promise<HealthIndicatorResult<Key>> {
+  switch (backend.kind) {
+    case 'postgres':
+      return new PostgresMemoryHealthIndicator(indicators, backend).isHealthy(key, opts);
+    case 'nats':
+      return new NatsMemoryHealthIndicator(indicators, backend).isHealthy(key, opts);
+    default:
+      return new MemoryHealthIndicator(indicators, backend).isHealthy(key, opts);
+  }
+}
+
+const MEMORY_HEALTH_INSTANCE = Symbol('MEMORY_HEALTH_INSTANCE');
+
+/**
+ * The health indicator of one memory instance, right for its backend's kind (see
+ * {@link probeMemoryBackend}); what `MemoryHealthModule.forFeature()` provides. Inject it in your
+ * own `HealthController` (`@InjectMemoryHealth(name)` for a named instance).
+ */
+@Injectable()
+export class MemoryBackendHealthIndicator {
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    private readonly moduleRef: ModuleRef,
+    @Inject(MEMORY_HEALTH_INSTANCE) private readonly instance: string,
+  ) {}
+
+  /** Probes the instance's backend; the result's key is `key` (default `memory`). Never throws. */
+  async isHealthy<const Key extends string = 'memory'>(
+    key: Key = 'memory' as Key,
+    opts: MemoryHealthOptions = {},
+  ): Promise<HealthIndicatorResult<Key>> {
+    let backend: MemoryBackend;
+    try {
+      backend = this.moduleRef.get<MemoryBackend>(memoryBackendLookupToken(this.instance), {
+        strict: false,
+      });
+    } catch {
+      return this.indicators.check(key).down({
+        message: `no MemoryModule instance named "${this.instance}" in this app`,
+      });
+    }
+    return probeMemoryBackend(this.indicators, backend, key, opts);
+  }
+}
+
+/** The token of {@link MemoryBackendHealthIndicator} for the memory instance `name`. */
+export function getMemoryHealthToken(name?: string): InjectionToken {
+  return name === undefined || name === DEFAULT_MEMORY_NAME
+    ? MemoryBackendHealthIndicator
+    : `agent-memory:${name}:MemoryHealth`;
+}
+
+/** Injects the {@link MemoryBackendHealthIndicator} of the memory instance `name`. */
+export function InjectMemoryHealth(name?: string): PropertyDecorator & ParameterDecorator {
+  return Inject(getMemoryHealthToken(name));
+}
+
+/** Options of `MemoryHealthModule.forFeature`. */
+export interface MemoryHealthModuleOptions extends Pick<ModuleMetadata, 'imports'> {
+  /** The memory instance to probe (`MemoryModule.forRoot({ name })`); the default one without. */
+  name?: string;
+}
+
+/**
+ * Health in one import: `imports: [MemoryModule.forRoot(…), MemoryHealthModule.forFeature()]`,
+ * then a `HealthController` that injects `HealthCheckService` (Terminus, re-exported here) and
+ * {@link MemoryBackendHealthIndicator}:
+ *
+ * ```ts
+ * @Get('ready') @HealthCheck()
+ * ready() { return this.health.check([() => this.memory.isHealthy('memory')]); }
+ * ```
+ *
+ * The indicator fits the configured backend (PostgreSQL: database and tables; NATS: connection and
+ * bucket; others: `backend.check()`), and finds its instance anywhere in the app, global or not.
+ * Call `forFeature` once per named instance you probe.
+ */
+@Module({})
+export class MemoryHealthModule {
+  /** The indicator of the memory instance `name` (default instance without), and Terminus. */
+  static forFeature(options: MemoryHealthModuleOptions = {}): DynamicModule {
+    const token = getMemoryHealthToken(options.name);
+    return {
+      module: MemoryHealthModule,
+      imports: [TerminusModule, ...(options.imports ?? [])],
+      providers: [
+        { provide: MEMORY_HEALTH_INSTANCE, useValue: options.name ?? DEFAULT_MEMORY_NAME },
+        { provide: token, useClass: MemoryBackendHealthIndicator },
+      ],
+      exports: [token, TerminusModule],
+    };
+  }
+}

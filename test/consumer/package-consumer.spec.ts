@@ -1,0 +1,319 @@
+/**
+ * What a user gets from `npm install`: packs `@agent-memory/memory` (its `prepack` builds it),
+ * installs the tarball into a Nest 12 app outside the repo (the repo itself is on Nest 11),
+ * type-checks the app with `tsc --strict` against the published `.d.ts` only (with the `nodenext`
+ * and the older `node10` resolution), then runs it on the JSON-file backend and on PostgreSQL:
+ * turns saved and read back through an injected `MemoryService`, and a health check.
+ *
+ * The app's `node_modules` is cached under the OS temp folder, keyed by its dependency list, so
+ * a second run only reinstalls the tarball.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestSchemas } from '../support/postgres';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+const APP_TEMPLATE = join(__dirname, 'app');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+interface PackResult {
+  filename: string;
+  files: { path: string }[];
+}
+
+/** Runs a command; on failure the error carries its stdout too (where tsc prints its errors). */
+function run(command: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}${stderr ?? ''}`,
+    );
+  }
+}
+
+/** The consumer app's `node_modules`, installed once per dependency list; returns its folder. */
+function cachedInstall(tarball: string): string {
+  const manifest = JSON.parse(readFileSync(join(APP_TEMPLATE, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const key = createHash('sha256')
+    .update(JSON.stringify([manifest.dependencies, manifest.devDependencies, process.version]))
+    .digest('hex')
+    .slice(0, 16);
+  const cache = join(tmpdir(), 'agent-memory-consumer-cache', key);
+  mkdirSync(cache, { recursive: true });
+  writeFileSync(join(cache, 'package.json'), JSON.stringify(manifest, null, 2));
+  if (!existsSync(join(cache, 'node_modules', '@nestjs', 'core'))) {
+    run(NPM, ['install', '--no-package-lock'], cache);
+  }
+  // The package under test, as a user installs it: from the tarball, with its own dependencies.
+  cpSync(tarball, join(cache, 'agent-memory-memory.tgz'));
+  run(NPM, ['install', '--no-save', '--no-package-lock', './agent-memory-memory.tgz'], cache);
+  return cache;
+}
+
+/** Starts a built app; resolves with its URL once it prints it (`listening` matches it). */
+function startApp(
+  dir: string,
+  env: Record<string, string>,
+  main = 'dist/main.js',
+  listening = /listening on (\S+)/,
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [main], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = listening.exec(output);
+      if (match) resolve({ url: match[1]!, child, output: () => output });
+    });
+    child.once('exit', (code) => reject(new Error(`the app exited with ${code}:\n${output}`)));
+  });
+}
+
+/** SIGTERM; resolves once it exited. Nest's shutdown hooks close the app, then re-raise the signal. */
+function stopApp(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`));
+    child.kill('SIGTERM');
+  });
+}
+
+async function json(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, init);
+  return { status: response.status, body: await response.json() };
+}
+
+const workDir = mkdtempSync(join(tmpdir(), 'agent-memory-consumer-'));
+const schemas = new TestSchemas('consumer');
+let packedOnce: PackResult | null = null;
+
+/** `npm pack` of the library, once per file (its `prepack` builds `libs/memory/dist`). */
+function pack(): PackResult {
+  packedOnce ??= (
+    JSON.parse(
+      run(
+        NPM,
+        ['pack', '--json', '--workspace', '@agent-memory/memory', '--pack-destination', workDir],
+        REPO_ROOT,
+      ).replace(/^[^[]*/, ''), // (the build's own output comes first)
+    ) as PackResult[]
+  )[0]!;
+  return packedOnce;
+}
+
+afterAll(async () => {
+  await schemas.cleanup();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('the packed package in a fresh Nest 12 app', () => {
+  let appDir: string;
+  let packed: PackResult;
+
+  beforeAll(() => {
+    packed = pack();
+    const cache = cachedInstall(join(workDir, packed!.filename));
+    appDir = join(workDir, 'app');
+    cpSync(APP_TEMPLATE, appDir, { recursive: true });
+    symlinkSync(join(cache, 'node_modules'), join(appDir, 'node_modules'), 'dir');
+  }, 600_000);
+
+  it('ships compiled code and declarations, and no sources, specs or test scripts', () => {
+    const paths = packed.files.map((file) => file.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/postgres/index.d.ts',
+        'dist/nats/index.d.ts',
+        'dist/health/index.d.ts',
+      ]),
+    );
+    const unexpected = paths.filter(
+      (path) =>
+        !/^dist\/.+\.(js|d\.ts|js\.map)$/.test(path) &&
+        !['package.json', 'README.md'].includes(path),
+    );
+    expect(unexpected).toEqual([]);
+    expect(paths.filter((path) => /spec|testing\/|\.script\.|\.child\./.test(path))).toEqual([]);
+  });
+
+  it('type-checks with tsc --strict against the published declarations (nodenext; node10 resolves the subpaths too)', () => {
+    const tsc = join(appDir, 'node_modules', 'typescript', 'bin', 'tsc');
+    run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], appDir);
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], appDir);
+    expect(existsSync(join(appDir, 'dist', 'main.js'))).toBe(true);
+  }, 120_000);
+
+  it.each([
+    ['jsonfile', () => ({ MEMORY_DIR: join(workDir, 'sessions') })],
+    ['postgres', () => ({ DATABASE_URL: schemas.url, MEMORY_PG_TABLE: schemas.nextTable() })],
+  ])(
+    'runs on the %s backend: turns saved and read back, health up, clean shutdown',
+    async (kind, env) => {
+      const app = await startApp(appDir, { MEMORY_BACKEND_KIND: kind, ...env() });
+      try {
+        const post = (text: string) =>
+          json(`${app.url}/chat/user-1`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ text }),
+          });
+        expect(await post('hello')).toEqual({
+          status: 201,
+          body: { answer: 'heard 0 earlier messages', historyLength: 2 },
+        });
+        expect(await post('again')).toEqual({
+          status: 201,
+          body: { answer: 'heard 2 earlier messages', historyLength: 4 },
+        });
+        const history = await json(`${app.url}/chat/user-1`);
+        expect(history.body.map((m: { role: string }) => m.role)).toEqual([
+          'user',
+          'assistant',
+          'user',
+          'assistant',
+        ]);
+        const health = await json(`${app.url}/health`);
+        expect(health.status).toBe(200);
+        expect(health.body.info.memory.status).toBe('up');
+        if (kind === 'postgres') expect(health.body.info.memory.table).toBeDefined();
+        else expect(health.body.info.memory.kind).toBe(kind);
+      } finally {
+        expect(['SIGTERM', 'exit 0']).toContain(await stopApp(app.child));
+        expect(app.output()).not.toMatch(/error/i);
+      }
+    },
+    60_000,
+  );
+});
+
+/**
+ * The production layout of the Docker image, without Docker: the library's and the API's build
+ * output next to `npm ci --omit=dev` of this repository's workspaces (cached under the OS temp
+ * folder by lockfile), so nothing from the dev dependencies can be reached.
+ */
+describe('the production build (the Docker runtime stage)', () => {
+  let runtime: string;
+
+  beforeAll(() => {
+    pack(); // builds libs/memory/dist
+    const manifests = [
+      'package.json',
+      'package-lock.json',
+      'libs/memory/package.json',
+      'apps/api/package.json',
+      'apps/worker/package.json',
+    ];
+    const key = createHash('sha256')
+      .update(manifests.map((file) => readFileSync(join(REPO_ROOT, file), 'utf8')).join('\0'))
+      .update(process.version)
+      .digest('hex')
+      .slice(0, 16);
+    runtime = join(tmpdir(), 'agent-memory-runtime-cache', key);
+    for (const file of manifests) {
+      mkdirSync(join(runtime, file, '..'), { recursive: true });
+      cpSync(join(REPO_ROOT, file), join(runtime, file));
+    }
+    if (!existsSync(join(runtime, 'node_modules', '@nestjs', 'core'))) {
+      run(NPM, ['ci', '--omit=dev', '--ignore-scripts'], runtime);
+    }
+    for (const built of ['dist', 'libs/memory/dist']) {
+      rmSync(join(runtime, built), { recursive: true, force: true });
+    }
+    cpSync(join(REPO_ROOT, 'libs/memory/dist'), join(runtime, 'libs/memory/dist'), {
+      recursive: true,
+    });
+    // The API as `nest build api` compiles it (same tsconfig), into the runtime folder.
+    run(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        'apps/api/tsconfig.app.json',
+        '--outDir',
+        join(runtime, 'dist'),
+      ],
+      REPO_ROOT,
+    );
+  }, 600_000);
+
+  it('has no dev dependency to lean on', () => {
+    for (const dev of ['jest', 'typescript', '@swc-node/register', '@nestjs/testing']) {
+      expect([dev, existsSync(join(runtime, 'node_modules', dev))]).toEqual([dev, false]);
+    }
+    expect(existsSync(join(runtime, 'node_modules/@agent-memory/memory/dist/index.js'))).toBe(true);
+  });
+
+  it('migrates with the migrate command, then serves with MEMORY_PG_ENSURE_SCHEMA=false', async () => {
+    const env = {
+      ...process.env,
+      DATABASE_URL: schemas.url,
+      MEMORY_PG_TABLE: schemas.nextTable(),
+    };
+    const migrate = () =>
+      execFileSync(process.execPath, ['dist/apps/api/src/migrate.js'], {
+        cwd: runtime,
+        env,
+        encoding: 'utf8',
+      });
+    expect(migrate()).toMatch(/applied \S+/);
+    expect(migrate()).toMatch(/already up to date/);
+
+    const app = await startApp(
+      runtime,
+      {
+        ...env,
+        MEMORY_BACKEND: 'postgres',
+        MEMORY_PG_ENSURE_SCHEMA: 'false',
+        MEMORY_ADMIN_TOKEN: 'a-token-for-the-production-test',
+        PORT: '0',
+        NODE_ENV: 'production',
+      } as Record<string, string>,
+      'dist/apps/api/src/main.js',
+      /admin API on (\S+)\/api/,
+    );
+    try {
+      const ready = await json(`${app.url}/health/ready`);
+      expect(ready).toMatchObject({ status: 200, body: { status: 'ok' } });
+      const saved = await fetch(`${app.url}/api/sessions/prod-1/messages`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer a-token-for-the-production-test',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'hello' }] }),
+      });
+      expect(saved.status).toBeLessThan(300);
+    } finally {
+      expect(['SIGTERM', 'exit 0']).toContain(await stopApp(app.child));
+    }
+  }, 120_000);
+});

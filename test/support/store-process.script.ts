@@ -1,0 +1,128 @@
+/**
+ * One store process of a cross-process test: `store-process.script.ts <role> <store JSON> <session>
+ * …args` (see `store-process.ts` for the roles and the store specs). It opens the store, prints
+ * `ready`, waits for `go` on stdin, does its part and prints one JSON line with its result.
+ */
+import {
+  ConcurrentUpdateError,
+  ExtractiveSummarizer,
+  JsonFileMemory,
+  MemoryError,
+  SummaryCompactor,
+  assistantMessage,
+  userMessage,
+  type SnapshotStore,
+} from '@agent-memory/memory';
+import { readyAndWaitForGo } from './child-script';
+import type { RacerResult, StoreProcessRole, StoreSpec, WriterResult } from './store-process';
+
+interface OpenedStore {
+  memory: SnapshotStore;
+  close(): Promise<void>;
+}
+
+/** The backend factory of each store kind, with the options the parent passed. */
+async function openStore(spec: StoreSpec, session: string): Promise<OpenedStore> {
+  switch (spec.kind) {
+    case 'postgres': {
+      const { postgresBackend } = await import('@agent-memory/memory/postgres');
+      const backend = await postgresBackend({ url: spec.url, table: spec.table, poolSize: 2 });
+      return { memory: await backend.open(session), close: () => backend.close() };
+    }
+    case 'nats': {
+      const { natsBackend } = await import('@agent-memory/memory/nats');
+      const backend = await natsBackend({ servers: spec.servers, bucket: spec.bucket });
+      return { memory: await backend.open(session), close: () => backend.close() };
+    }
+    case 'jsonfile':
+      return { memory: await JsonFileMemory.open(spec.file), close: async () => undefined };
+  }
+}
+
+async function write(memory: SnapshotStore, writer: string, turns: number): Promise<WriterResult> {
+  let retries = 0;
+  for (let i = 0; i < turns; i++) {
+    const turn = [userMessage(`w${writer}-q${i}`), assistantMessage(`w${writer}-a${i}`)];
+    for (;;) {
+      try {
+        await memory.save(turn);
+        break;
+      } catch (error) {
+        if (!(error instanceof ConcurrentUpdateError)) throw error;
+        retries++;
+      }
+    }
+  }
+  return { writer, retries };
+}
+
+async function race(memory: SnapshotStore, upTo: number, summary: string): Promise<RacerResult> {
+  try {
+    await memory.saveSnapshot({ summary }, upTo, null);
+    return { outcome: 'won' };
+  } catch (error) {
+    if (!(error instanceof MemoryError)) throw error;
+    return { outcome: 'lost', code: error.code };
+  }
+}
+
+async function migrate(spec: StoreSpec): Promise<{ applied: boolean }> {
+  if (spec.kind !== 'postgres') throw new Error('the migrate role needs a postgres store');
+  const { DataSource } = await import('typeorm');
+  const { ensureMemorySchema, memoryMigrationsApplied } =
+    await import('@agent-memory/memory/postgres');
+  const dataSource = await new DataSource({
+    type: 'postgres',
+    url: spec.url,
+    poolSize: 1,
+  }).initialize();
+  try {
+    await readyAndWaitForGo();
+    await ensureMemorySchema(dataSource, spec.table);
+    return { applied: await memoryMigrationsApplied(dataSource, spec.table) };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function main(): Promise<unknown> {
+  const [role, storeJson, session, ...args] = process.argv.slice(2) as [
+    StoreProcessRole,
+    string,
+    string,
+    ...string[],
+  ];
+  const spec = JSON.parse(storeJson) as StoreSpec;
+  if (role === 'migrate') return migrate(spec);
+  const store = await openStore(spec, session);
+  try {
+    await store.memory.loadSnapshot();
+    await readyAndWaitForGo();
+    switch (role) {
+      case 'writer':
+        return await write(store.memory, args[0]!, Number(args[1]));
+      case 'snapshot-racer':
+        return await race(store.memory, Number(args[0]), args[1]!);
+      case 'compactor': {
+        const compactor = new SummaryCompactor(new ExtractiveSummarizer(), {
+          keepRecent: Number(args[0]),
+        });
+        return await compactor.compact(store.memory, { thresholdTokens: 1 });
+      }
+      default:
+        throw new Error(`unknown role "${String(role)}"`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+main().then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,48 @@
+/**
+ * The parent's side of `store-process.script.ts`, the one script the cross-process tests of every
+ * store run as separate OS processes (with `startScript` from `child-script.ts`).
+ */
+import { join } from 'node:path';
+
+/** Which store a process opens: the backend factory's options, as JSON on its command line. */
+export type StoreSpec =
+  | { kind: 'postgres'; url: string; table: string }
+  | { kind: 'nats'; servers: string; bucket: string }
+  /** One JSON session file (`JsonFileMemory.open(file)`); the session argument is then ignored. */
+  | { kind: 'jsonfile'; file: string };
+
+/** What one process does once released (all start together on `go`). */
+export type StoreProcessRole =
+  /** `writer <writer> <turns>`: saves `turns` turns `w<writer>-q<i>`, `w<writer>-a<i>` in order. */
+  | 'writer'
+  /** `snapshot-racer <upTo> <summary>`: saves a snapshot with `prev` null. */
+  | 'snapshot-racer'
+  /** `compactor <keepRecent>`: compacts once (offline summariser, threshold 1 token). */
+  | 'compactor'
+  /** `migrate` (postgres only): runs the memory migrations of the table. */
+  | 'migrate';
+
+/** What each role prints. */
+export interface WriterResult {
+  writer: string;
+  /** Saves tried again after a `ConcurrentUpdateError`. */
+  retries: number;
+}
+export interface RacerResult {
+  outcome: 'won' | 'lost';
+  /** The loser's error code, such as `SNAPSHOT_CONFLICT`. */
+  code?: string;
+}
+
+/** The script, for `startScript(STORE_PROCESS_SCRIPT, storeProcessArgs(…))`. */
+export const STORE_PROCESS_SCRIPT = join(__dirname, 'store-process.script.ts');
+
+/** The command line of one process: `<role> <store JSON> <session> …args`. */
+export function storeProcessArgs(
+  role: StoreProcessRole,
+  store: StoreSpec,
+  session: string,
+  ...args: (string | number)[]
+): string[] {
+  return [role, JSON.stringify(store), session, ...args.map(String)];
+}
