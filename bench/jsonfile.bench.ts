@@ -1,0 +1,302 @@
+/**
+ * The JSON-file store against a bare careful baseline in the same run, on the same disk
+ * (os.tmpdir(), a real fsync per save):
+ *
+ * - bare save: read the session's JSON array, parse, append, stringify, write a temp file, fsync,
+ *   rename; one file per session (what a minimal careful file store does).
+ * - bare read: read and parse the whole array, take what is needed.
+ * - bare list: readdir, stat every file, sort by modification time, read and parse the newest 50.
+ *
+ * Saves are timed one by one; every {@link RESET_EVERY} saves both subjects are put back to their
+ * prefilled size (untimed), so the session size stays what the row says.
+ */
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  truncate,
+  utimes,
+} from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  assistantMessage,
+  jsonFileBackend,
+  userMessage,
+  type Message,
+  type MemoryBackend,
+} from '@agent-memory/memory';
+import { measure, ratio, type BenchResult, type BenchSuite } from './harness';
+
+const RESET_EVERY = 10;
+const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 600);
+
+const turn: Message[] = [
+  userMessage('What changed since yesterday?'),
+  assistantMessage('Two tests were fixed.'),
+];
+
+/** Short messages (about 100 bytes of JSON each), as in a chat. */
+function shortMessages(count: number): Message[] {
+  return Array.from({ length: count }, (_, i) =>
+    i % 2 === 0
+      ? userMessage(`question ${i}: how do I configure the store?`)
+      : assistantMessage(`answer ${i}: pass it in forRoot.`),
+  );
+}
+
+/** Messages of about 1 KB of JSON each, so that 100,000 of them make a 100 MB session. */
+function kilobyteMessages(count: number): Message[] {
+  const filler = 'lorem ipsum dolor sit amet '.repeat(35);
+  return Array.from({ length: count }, (_, i) =>
+    i % 2 === 0 ? userMessage(`q${i} ${filler}`) : assistantMessage(`a${i} ${filler}`),
+  );
+}
+
+/** The bare careful save: whole-array rewrite through a temp file, fsync and rename. */
+async function bareSave(path: string, batch: readonly Message[]): Promise<void> {
+  const messages = JSON.parse(await readFile(path, 'utf8')) as Message[];
+  messages.push(...batch);
+  const temp = `${path}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(JSON.stringify(messages));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+}
+
+/** Mean of `iterations` timed runs of `op`, with `reset` (untimed) every {@link RESET_EVERY}. */
+async function timeEach(
+  caseName: string,
+  subject: string,
+  op: () => Promise<unknown>,
+  reset: () => Promise<unknown>,
+  iterations: number,
+): Promise<BenchResult> {
+  let totalMs = 0;
+  await op(); // warm-up
+  await reset();
+  for (let i = 0; i < iterations; i++) {
+    if (i > 0 && i % RESET_EVERY === 0) await reset();
+    const started = performance.now();
+    await op();
+    totalMs += performance.now() - started;
+  }
+  await reset();
+  const meanMs = totalMs / iterations;
+  return { case: caseName, subject, opsPerSec: 1000 / meanMs, meanMs };
+}
+
+interface SaveSubjects {
+  bare: BenchResult;
+  ours: BenchResult;
+}
+
+/** Save one turn to a session of `messages`, for both subjects. */
+async function saveCase(
+  dir: string,
+  label: string,
+  messages: Message[],
+  iterations: { bare: number; ours: number },
+): Promise<SaveSubjects> {
+  const caseDir = await mkdtemp(join(dir, 'save-'));
+  const barePath = join(caseDir, 'bare.json');
+  const bareTemplate = join(caseDir, 'bare.template');
+  writeFileSync(bareTemplate, JSON.stringify(messages));
+  await copyFile(bareTemplate, barePath);
+  const bare = await timeEach(
+    `save 1 turn @${label}`,
+    'bare file',
+    () => bareSave(barePath, turn),
+    () => copyFile(bareTemplate, barePath),
+    iterations.bare,
+  );
+  await rm(barePath, { force: true });
+  await rm(bareTemplate, { force: true });
+
+  const backend = jsonFileBackend({ dir: join(caseDir, 'ours') });
+  const store = await backend.open('session');
+  await store.save(messages);
+  const logPath = join(caseDir, 'ours', 'session.log-1.jsonl');
+  const inLogForm = await stat(logPath).then(
+    () => true,
+    () => false,
+  );
+  const oursPath = join(caseDir, 'ours', 'session.json');
+  const template = join(caseDir, 'ours.template');
+  const size = inLogForm ? (await stat(logPath)).size : 0;
+  if (!inLogForm) await copyFile(oursPath, template);
+  const ours = await timeEach(
+    `save 1 turn @${label}`,
+    inLogForm ? 'agent-memory (log form)' : 'agent-memory (plain array)',
+    () => store.save(turn),
+    async () => {
+      if (inLogForm) await truncate(logPath, size);
+      else await copyFile(template, oursPath);
+      await store.retrieve(); // reload the cache, untimed
+    },
+    iterations.ours,
+  );
+  await rm(caseDir, { recursive: true, force: true });
+  return { bare, ours };
+}
+
+/** Summary + last 20 of a session of `count` messages (snapshot at count - 20). */
+async function tailReadCase(
+  dir: string,
+  count: number,
+): Promise<{ warm: BenchResult; cold: BenchResult; bare: BenchResult }> {
+  const label = count.toLocaleString('en-US');
+  const caseDir = await mkdtemp(join(dir, 'tail-'));
+  const messages = shortMessages(count);
+  const backendDir = join(caseDir, 'ours');
+  const backend = jsonFileBackend({ dir: backendDir });
+  const store = await backend.open('session');
+  await store.save(messages);
+  await store.saveSnapshot({ summary: 'what came before' }, count - 20, null);
+  const barePath = join(caseDir, 'bare.json');
+  writeFileSync(barePath, JSON.stringify(messages));
+  const bare = await measure(
+    `summary + last 20 @${label}`,
+    'bare file (whole array)',
+    async () => (JSON.parse(await readFile(barePath, 'utf8')) as Message[]).slice(-20),
+    { timeMs: TIME_MS },
+  );
+  const warm = await measure(
+    `summary + last 20 @${label}`,
+    'agent-memory, open per request (cached)',
+    async () => (await backend.open('session')).retrieve(),
+    { timeMs: TIME_MS },
+  );
+  const cold = await measure(
+    `summary + last 20 @${label}`,
+    'agent-memory, new backend per read (cold)',
+    async () => (await jsonFileBackend({ dir: backendDir }).open('session')).retrieve(),
+    { timeMs: TIME_MS },
+  );
+  await rm(caseDir, { recursive: true, force: true });
+  return { warm, cold, bare };
+}
+
+/** The bare listing: stat every file, sort by mtime, read and parse the newest 50. */
+async function bareList(dir: string): Promise<unknown[]> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
+  const stats = await Promise.all(
+    names.map(async (name) => ({ name, mtimeMs: (await stat(join(dir, name))).mtimeMs })),
+  );
+  stats.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : 1));
+  return Promise.all(
+    stats.slice(0, 50).map(async (s) => JSON.parse(await readFile(join(dir, s.name), 'utf8'))),
+  );
+}
+
+async function listCase(
+  dir: string,
+  sessions: number,
+): Promise<{ bare: BenchResult; ours: BenchResult }> {
+  const label = sessions.toLocaleString('en-US');
+  const listDir = join(dir, `list-${sessions}`);
+  await mkdir(listDir, { recursive: true });
+  const body = JSON.stringify(shortMessages(20));
+  const base = Date.parse('2026-01-01T00:00:00.000Z');
+  for (let i = 0; i < sessions; i++) {
+    const path = join(listDir, `session-${i}.json`);
+    writeFileSync(path, body);
+    const at = new Date(base + i * 1_000);
+    await utimes(path, at, at);
+  }
+  // A tenth in log form (metadata), as sessions with a title or a snapshot are.
+  const backend: MemoryBackend = jsonFileBackend({
+    dir: listDir,
+    now: () => new Date(base + sessions * 1_000),
+  });
+  for (let i = 0; i < sessions; i += 10) {
+    await (await backend.open(`session-${i}`)).setMeta('title', `session ${i}`);
+  }
+  const bare = await measure(
+    `newest 50 of ${label} sessions`,
+    'bare stat walk',
+    () => bareList(listDir),
+    {
+      timeMs: TIME_MS,
+    },
+  );
+  const ours = await measure(
+    `newest 50 of ${label} sessions`,
+    'agent-memory list',
+    () => jsonFileBackend({ dir: listDir }).list({ limit: 50 }),
+    { timeMs: TIME_MS },
+  );
+  await rm(listDir, { recursive: true, force: true });
+  return { bare, ours };
+}
+
+export const suite: BenchSuite = {
+  name: 'JSON-file store against a bare file',
+  async run() {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-memory-bench-jsonfile-'));
+    const results: BenchResult[] = [];
+    const notes: string[] = [];
+    try {
+      const plain = await saveCase(dir, '100 short', shortMessages(100), { bare: 200, ours: 200 });
+      results.push(plain.bare, plain.ours);
+      notes.push(
+        `save to a plain-array session (100 short messages, under plainMaxBytes): ` +
+          `${ratio(plain.ours.meanMs, plain.bare.meanMs)} bare (it also fsyncs the folder)`,
+      );
+      const at200 = await saveCase(dir, '200 short', shortMessages(200), { bare: 200, ours: 200 });
+      results.push(at200.bare, at200.ours);
+      notes.push(
+        `save at 200 messages: ${ratio(at200.ours.meanMs, at200.bare.meanMs)} bare (target ≤ 1.20×)`,
+      );
+
+      const flat: SaveSubjects[] = [];
+      for (const [count, bareIterations] of [
+        [100, 100],
+        [1_000, 60],
+        [10_000, 20],
+        [100_000, 3],
+      ] as const) {
+        const label = `${count.toLocaleString('en-US')} × 1 KB`;
+        const row = await saveCase(dir, label, kilobyteMessages(count), {
+          bare: bareIterations,
+          ours: 100,
+        });
+        flat.push(row);
+        results.push(row.bare, row.ours);
+      }
+      notes.push(
+        `save, 1 KB messages: ours ${flat.map((r) => r.ours.meanMs.toFixed(2)).join(' / ')} ms ` +
+          `at 100 / 1k / 10k / 100k messages (100k = a 100 MB session; target < 20 ms, flat); ` +
+          `bare ${flat.map((r) => r.bare.meanMs.toFixed(1)).join(' / ')} ms`,
+      );
+
+      const small = await tailReadCase(dir, 1_000);
+      const large = await tailReadCase(dir, 10_000);
+      results.push(small.bare, small.warm, small.cold, large.bare, large.warm, large.cold);
+      notes.push(
+        `summary + last 20, 10k vs 1k messages: ${ratio(large.cold.meanMs, small.cold.meanMs)} cold, ` +
+          `${ratio(large.warm.meanMs, small.warm.meanMs)} cached (target ≤ 2×); bare ${ratio(large.bare.meanMs, small.bare.meanMs)}`,
+      );
+
+      const list = await listCase(dir, 10_000);
+      results.push(list.bare, list.ours);
+      notes.push(
+        `newest 50 of 10,000 sessions: ${ratio(list.ours.meanMs, list.bare.meanMs)} the bare stat walk (target ≤ 1.5×)`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return { results, notes };
+  },
+};
