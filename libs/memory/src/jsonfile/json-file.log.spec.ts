@@ -240,6 +240,46 @@ describe('JsonFileMemory log form: idempotency keys and limits', () => {
     });
   });
 
+  it('stores saves that wait together as one group: in call order, keys replayed, a refused one alone', async () => {
+    const path = join(dir, 'group.json');
+    const memory = await JsonFileMemory.open(path, { maxSessionBytes: 20_000 });
+    await memory.setMeta('title', 'log form');
+    const other = await JsonFileMemory.open(path); // its own queue: it contends for the lock
+    const calls = [
+      memory.saveBatch(turn(0)),
+      memory.saveBatch(turn(1), { idempotencyKey: 'k1' }),
+      memory.saveBatch([userMessage('z'.repeat(30_000))]),
+      memory.saveBatch(turn(1), { idempotencyKey: 'k1' }),
+      other.saveBatch(turn(9)),
+      memory.saveBatch(turn(2)),
+    ];
+    const settled = await Promise.allSettled(calls);
+    expect(settled.map((s) => s.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((settled[2] as PromiseRejectedResult).reason).toBeInstanceOf(SessionTooLargeError);
+    const value = (i: number) => (settled[i] as PromiseFulfilledResult<unknown>).value;
+    expect(value(1)).toMatchObject({ replayed: false });
+    expect(value(3)).toEqual({ ...(value(1) as object), replayed: true });
+    const got = texts(await memory.retrieve());
+    expect(got.filter((t) => !t.startsWith('u9') && !t.startsWith('a9'))).toEqual([
+      'u0',
+      'a0',
+      'u1',
+      'a1',
+      'u2',
+      'a2',
+    ]);
+    const nine = got.indexOf('u9');
+    expect(got[nine + 1]).toBe('a9');
+    expect(got).toHaveLength(8);
+  });
+
   it('refuses a save past maxSessionBytes with SessionTooLargeError, storing nothing', async () => {
     const path = join(dir, 'big.json');
     const memory = await JsonFileMemory.open(path, { maxSessionBytes: 2_000, plainMaxBytes: 100 });

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { deepFreeze } from '../core/deep-freeze';
-import { SnapshotsUnsupportedError } from '../core/errors';
+import { SessionTooLargeError, SnapshotsUnsupportedError } from '../core/errors';
 import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type {
   CallOptions,
@@ -170,31 +170,11 @@ export class JsonFileMemory implements SessionStore {
     }
     throwIfAborted(opts);
     if (batch.length === 0) return { first: null, last: null, replayed: false };
-    const outcome = await this.write(opts, async (state) => {
-      const seen = key === undefined ? undefined : state.keys.get(key);
-      if (seen) return { first: seen[0], last: seen[1], replayed: true };
-      const first = state.saved + 1;
-      const last = state.saved + batch.length;
-      const now = this.now();
-      if (state.form === 'log') {
-        await this.files.append(this.sessionId, this.path, state, batch, key, now);
-      } else {
-        const all = [...state.messages, ...batch];
-        if (key === undefined && isPlain(state) && this.files.fitsPlain(all)) {
-          await this.files.writePlain(this.sessionId, this.path, all, now);
-        } else {
-          const keys: KeyRecord[] = key === undefined ? [] : [[key, first, last]];
-          await this.files.writeGeneration(
-            this.sessionId,
-            this.path,
-            state,
-            { messages: all, saved: last, snapshot: state.snapshot, meta: state.meta, keys },
-            now,
-          );
-        }
-      }
-      return { first, last, replayed: false };
-    });
+    const outcome = await new Promise<JsonFileSaveOutcome>((resolve, reject) =>
+      this.files.enqueue<QueuedSave>(this.path, { batch, key, opts, resolve, reject }, (group) =>
+        this.flushSaves(group),
+      ),
+    );
     if (this.legacy && !outcome.replayed) await this.summarizeIfDue(this.legacy, opts);
     return outcome;
   }
@@ -270,23 +250,142 @@ export class JsonFileMemory implements SessionStore {
     opts: CallOptions | undefined,
     change: (state: SessionState) => Promise<T>,
   ): Promise<T> {
-    return this.files.serialize(this.path, async () => {
-      throwIfAborted(opts);
-      const locked = () =>
-        withFileLock(this.sessionId, this.path, async () => {
-          const state = await this.load();
-          throwIfAborted(opts);
-          return change(state);
-        });
+    return this.files.serialize(this.path, () => this.locked(opts, change));
+  }
+
+  /**
+   * Runs `change` on the session as stored now, holding the cross-process lock (the caller holds
+   * this process's queue for the file). The folder is created only when the lock cannot be made
+   * for its lack.
+   */
+  private async locked<T>(
+    opts: CallOptions | undefined,
+    change: (state: SessionState) => Promise<T>,
+  ): Promise<T> {
+    throwIfAborted(opts);
+    const attempt = () =>
+      withFileLock(this.sessionId, this.path, async () => {
+        const state = await this.load();
+        throwIfAborted(opts);
+        return change(state);
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (await exists(dirname(this.path))) throw error;
+      await mkdir(dirname(this.path), { recursive: true });
+      return attempt();
+    }
+  }
+
+  /**
+   * Stores a group of saves that waited for the same write turn, in their order, under one lock:
+   * in log form as one append (one write, one fdatasync); before that one at a time. A key seen
+   * before, or earlier in the group, replays that save's result. Each caller gets its own outcome
+   * or error; an error of the session itself (corrupt, unreachable) fails those not yet stored.
+   */
+  private async flushSaves(group: QueuedSave[]): Promise<void> {
+    // Callers are answered once the lock is released, so a resolved save has left no lock behind.
+    const answers = new Map<QueuedSave, () => void>();
+    const held = group.map((item): QueuedSave => ({
+      ...item,
+      resolve: (outcome) => answers.set(item, () => item.resolve(outcome)),
+      reject: (error) => answers.set(item, () => item.reject(error)),
+    }));
+    const pending = held.filter((item) => {
       try {
-        return await locked();
+        throwIfAborted(item.opts);
+        return true;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        if (await exists(dirname(this.path))) throw error;
-        await mkdir(dirname(this.path), { recursive: true });
-        return locked();
+        item.reject(error);
+        return false;
       }
     });
+    let failure: { error: unknown } | null = null;
+    try {
+      if (pending.length > 0) {
+        await this.locked(undefined, async (loaded) => {
+          let state = loaded;
+          while (pending.length > 0 && state.form !== 'log') {
+            const item = pending.shift()!;
+            await this.saveAlone(state, item).then(item.resolve, (error: unknown) => {
+              item.reject(error);
+              if (!(error instanceof SessionTooLargeError)) throw error;
+            });
+            state = await this.load();
+          }
+          if (pending.length > 0) await this.appendGroup(state, pending.splice(0));
+        });
+      }
+    } catch (error) {
+      failure = { error };
+    }
+    for (const item of group) {
+      const answer = answers.get(item);
+      if (answer) answer();
+      else item.reject(failure ? failure.error : new Error('save was not stored'));
+    }
+  }
+
+  /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
+  private async saveAlone(state: SessionState, item: QueuedSave): Promise<JsonFileSaveOutcome> {
+    const { batch, key } = item;
+    const seen = key === undefined ? undefined : state.keys.get(key);
+    if (seen) return { first: seen[0], last: seen[1], replayed: true };
+    const first = state.saved + 1;
+    const last = state.saved + batch.length;
+    const now = this.now();
+    const all = [...state.messages, ...batch];
+    if (key === undefined && isPlain(state) && this.files.fitsPlain(all)) {
+      await this.files.writePlain(this.sessionId, this.path, all, now);
+    } else {
+      const keys: KeyRecord[] = key === undefined ? [] : [[key, first, last]];
+      await this.files.writeGeneration(
+        this.sessionId,
+        this.path,
+        state,
+        { messages: all, saved: last, snapshot: state.snapshot, meta: state.meta, keys },
+        now,
+      );
+    }
+    return { first, last, replayed: false };
+  }
+
+  /** Appends a group of saves to a session in log form (see {@link flushSaves}). */
+  private async appendGroup(state: SessionState, items: QueuedSave[]): Promise<void> {
+    const writes: QueuedSave[] = [];
+    const repeats: Array<{ item: QueuedSave; of: QueuedSave }> = [];
+    const firstWithKey = new Map<string, QueuedSave>();
+    for (const item of items) {
+      const seen = item.key === undefined ? undefined : state.keys.get(item.key);
+      const earlier = item.key === undefined ? undefined : firstWithKey.get(item.key);
+      if (seen) item.resolve({ first: seen[0], last: seen[1], replayed: true });
+      else if (earlier) repeats.push({ item, of: earlier });
+      else {
+        if (item.key !== undefined) firstWithKey.set(item.key, item);
+        writes.push(item);
+      }
+    }
+    const results = await this.files.append(
+      this.sessionId,
+      this.path,
+      state,
+      writes.map((item) => ({ messages: item.batch, key: item.key })),
+      this.now(),
+    );
+    const outcomes = new Map<QueuedSave, readonly [Cursor, Cursor] | Error>();
+    writes.forEach((item, i) => {
+      const result = results[i]!;
+      outcomes.set(item, result);
+      if (result instanceof Error) item.reject(result);
+      else item.resolve({ first: result[0], last: result[1], replayed: false });
+    });
+    for (const { item, of } of repeats) {
+      const result = outcomes.get(of)!;
+      if (result instanceof Error) item.reject(result);
+      else item.resolve({ first: result[0], last: result[1], replayed: true });
+    }
   }
 
   /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
@@ -317,6 +416,15 @@ export class JsonFileMemory implements SessionStore {
       legacy.reportError(error);
     }
   }
+}
+
+/** A save waiting for its session's next write turn. */
+interface QueuedSave {
+  batch: readonly Message[];
+  key: string | undefined;
+  opts: JsonFileSaveOptions | undefined;
+  resolve(outcome: JsonFileSaveOutcome): void;
+  reject(error: unknown): void;
 }
 
 /** A session that the plain array can hold: its whole log, nothing else. */

@@ -65,6 +65,7 @@ export class SessionFiles {
   private readonly cache = new Map<string, SessionState>();
   private readonly loading = new Map<string, Promise<SessionState>>();
   private readonly writing = new Map<string, Promise<unknown>>();
+  private readonly waitingSaves = new Map<string, unknown[]>();
 
   constructor(opts: SessionFilesOptions = {}) {
     this.plainMaxBytes = positive('plainMaxBytes', opts.plainMaxBytes, DEFAULT_PLAIN_MAX_BYTES);
@@ -85,6 +86,25 @@ export class SessionFiles {
       if (this.writing.get(path) === settled) this.writing.delete(path);
     });
     return run;
+  }
+
+  /**
+   * Queues `item` for the next group write of `path`: saves that wait while an earlier write of
+   * the same session runs are handed to `flush` together, once, in the order they came (a group
+   * commit: one lock, one append and one fdatasync for all of them).
+   */
+  enqueue<T>(path: string, item: T, flush: (items: T[]) => Promise<void>): void {
+    const waiting = this.waitingSaves.get(path) as T[] | undefined;
+    if (waiting) {
+      waiting.push(item);
+      return;
+    }
+    const group = [item];
+    this.waitingSaves.set(path, group);
+    void this.serialize(path, () => {
+      this.waitingSaves.delete(path);
+      return flush(group);
+    }).catch(() => undefined);
   }
 
   /** The session as its files hold it now. */
@@ -185,34 +205,48 @@ export class SessionFiles {
   }
 
   /**
-   * Appends a batch to a session in log form: one positional write of one line and one fdatasync
-   * of the log (no folder entry changes, so the folder needs no fsync), after cutting off a torn
-   * last line left by a crash. Then stamps the session file's modification time (`updatedAt`).
-   * The caller holds the lock and loaded `state` under it.
+   * Appends batches to a session in log form, one line each, in one positional write and one
+   * fdatasync of the log (no folder entry changes, so the folder needs no fsync), after cutting
+   * off a torn last line left by a crash. Then stamps the session file's modification time
+   * (`updatedAt`). A batch that would take the session past `maxSessionBytes` is left out (its
+   * result is the error) and the others are stored. The caller holds the lock and loaded `state`
+   * under it.
+   * @returns per batch, its first and last cursor, or the `SessionTooLargeError` that refused it.
    */
   async append(
     session: string,
     path: string,
     state: SessionState,
-    batch: readonly Message[],
-    key: string | undefined,
+    batches: ReadonlyArray<{ messages: readonly Message[]; key?: string }>,
     now: Date,
-  ): Promise<void> {
+  ): Promise<Array<readonly [Cursor, Cursor] | SessionTooLargeError>> {
     const log = state.log!;
-    const line = Buffer.from(encodeLogLine(state.saved + 1, batch, key), 'utf8');
-    const size = state.file!.identity.size + log.end + line.length;
-    if (size > this.maxSessionBytes) {
-      throw new SessionTooLargeError(session, size, this.maxSessionBytes);
-    }
+    const { end, size: fileSize } = log;
+    let next = state.saved + 1;
+    let size = state.file!.identity.size + end;
+    const lines: Buffer[] = [];
+    const results = batches.map(({ messages, key }) => {
+      const line = Buffer.from(encodeLogLine(next, messages, key), 'utf8');
+      if (size + line.length > this.maxSessionBytes) {
+        return new SessionTooLargeError(session, size + line.length, this.maxSessionBytes);
+      }
+      lines.push(line);
+      size += line.length;
+      next += messages.length;
+      return [next - messages.length, next - 1] as const;
+    });
+    if (lines.length === 0) return results;
+    const data = lines.length === 1 ? lines[0]! : Buffer.concat(lines);
     const handle = await open(logPathOf(path, log.head), 'r+');
     try {
-      if (log.size > log.end) await handle.truncate(log.end);
-      await handle.write(line, 0, line.length, log.end);
+      if (fileSize > end) await handle.truncate(end);
+      await handle.write(data, 0, data.length, end);
       await handle.datasync();
     } finally {
       await handle.close();
     }
     await utimes(path, now, now);
+    return results;
   }
 
   /** Rewrites a plain session as the array Phero reads (atomically: temp file, fsync, rename, folder fsync). */
