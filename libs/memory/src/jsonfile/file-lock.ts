@@ -17,9 +17,6 @@ const TAKEOVER_STALE_MS = 2_000;
 
 const HOST = hostname();
 
-/** Tells the holder whether the lock is still its own; throws when another process took it over. */
-export type AssertLockHeld = () => Promise<void>;
-
 /**
  * Runs `fn` while holding the cross-process lock of the file at `path`: a symbolic link
  * `<path>.lock` whose target names the holder (`<host>:<pid>:<nonce>`). Creating a link is atomic
@@ -27,22 +24,23 @@ export type AssertLockHeld = () => Promise<void>;
  * system call, so a lock left by a killed process on this host is taken over at once (its pid is
  * gone), not after a timeout. A lock of another host, or a lock folder of an earlier version, is
  * taken over once it is {@link LOCK_STALE_MS} old. The file's folder must exist.
+ *
+ * Hand-written rather than `proper-lockfile` (used before): that library's lock is a folder with
+ * no holder in it, so a lock left by a killed process could only be told from a live one by its
+ * age (at least 2 s, 10 s here), which delayed the first write after a crash by seconds, and its
+ * holder had to keep refreshing it on a timer.
  * @throws ConcurrentUpdateError when the lock stays held for {@link LOCK_WAIT_MS}; nothing ran.
  */
 export async function withFileLock<T>(
   session: string,
   path: string,
-  fn: (assertHeld: AssertLockHeld) => Promise<T>,
+  fn: () => Promise<T>,
 ): Promise<T> {
   const lockPath = `${path}.lock`;
   const owner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
   await acquire(session, lockPath, owner);
-  const assertHeld: AssertLockHeld = async () => {
-    const now = await readlink(lockPath).catch(() => null);
-    if (now !== owner) throw new Error(`lost the lock on ${path} (another process took it over)`);
-  };
   try {
-    return await fn(assertHeld);
+    return await fn();
   } finally {
     // Remove the lock only while it is still ours.
     if ((await readlink(lockPath).catch(() => null)) === owner) {

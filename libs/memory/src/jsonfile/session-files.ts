@@ -1,4 +1,5 @@
 import { open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CorruptSessionError, SessionTooLargeError } from '../core/errors';
@@ -16,6 +17,7 @@ import {
   parseSessionText,
   readBatches,
   refreshLog,
+  rememberKey,
   type FileIdentity,
   type SessionState,
 } from './session-state';
@@ -130,12 +132,15 @@ export class SessionFiles {
         return NO_SESSION;
       }
       let state: SessionState;
-      if (cached && (file === 'unchanged' || file.text === cached.file!.text)) {
+      if (file === 'unchanged') {
+        state = cached!;
+      } else if (cached && file.text === cached.file!.text) {
+        // Only the time changed (an append stamps it): the parsed head still holds.
         state = cached;
-        if (file !== 'unchanged') state.file = file;
+        state.file = file;
       } else {
         this.cache.delete(path);
-        state = parseSessionText(session, file === 'unchanged' ? '' : file.text, file as never);
+        state = parseSessionText(session, file.text, file);
       }
       try {
         if (state.form === 'log') await refreshLog(session, path, state);
@@ -225,12 +230,21 @@ export class SessionFiles {
     let next = state.saved + 1;
     let size = state.file!.identity.size + end;
     const lines: Buffer[] = [];
+    const appended: Array<{
+      offset: number;
+      at: Cursor;
+      messages: readonly Message[];
+      key?: string;
+    }> = [];
+    let offset = end;
     const results = batches.map(({ messages, key }) => {
       const line = Buffer.from(encodeLogLine(next, messages, key), 'utf8');
       if (size + line.length > this.maxSessionBytes) {
         return new SessionTooLargeError(session, size + line.length, this.maxSessionBytes);
       }
       lines.push(line);
+      appended.push({ offset, at: next, messages, key });
+      offset += line.length;
       size += line.length;
       next += messages.length;
       return [next - messages.length, next - 1] as const;
@@ -246,7 +260,45 @@ export class SessionFiles {
       await handle.close();
     }
     await utimes(path, now, now);
+    await this.noteAppended(path, state, end, appended, data.length, now);
     return results;
+  }
+
+  /**
+   * Brings the cached state up to what this process just appended, so that its next read or
+   * write need not read its own lines back: only if no load has read past `end` meanwhile (loads
+   * of a session run one at a time, so it waits for one in flight). Another process's writes are
+   * found by the next load as usual.
+   */
+  private async noteAppended(
+    path: string,
+    state: SessionState,
+    end: number,
+    appended: ReadonlyArray<{
+      offset: number;
+      at: Cursor;
+      messages: readonly Message[];
+      key?: string;
+    }>,
+    length: number,
+    now: Date,
+  ): Promise<void> {
+    await this.loading.get(path)?.catch(() => undefined);
+    const log = state.log!;
+    if (this.cache.get(path) !== state || log.end !== end) return;
+    for (const batch of appended) {
+      log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
+      for (const message of batch.messages) state.messages.push(message);
+      state.saved = batch.at + batch.messages.length - 1;
+      if (batch.key !== undefined) rememberKey(state.keys, batch.key, batch.at, state.saved);
+    }
+    log.end = end + length;
+    log.size = log.end;
+    state.file = {
+      ...state.file!,
+      identity: { ...state.file!.identity, mtimeMs: now.getTime() },
+      mtime: now,
+    };
   }
 
   /** Rewrites a plain session as the array Phero reads (atomically: temp file, fsync, rename, folder fsync). */
@@ -411,6 +463,12 @@ async function readSessionFile(
   path: string,
   known: FileIdentity | null,
 ): Promise<SessionState['file'] | 'unchanged' | null> {
+  if (known) {
+    // One stat answers the common case (nothing changed) without opening the file.
+    const s = await stat(path).catch(ignoreMissingStat);
+    if (s === null) return null;
+    if (sameIdentity(known, identityOf(s))) return 'unchanged';
+  }
   let handle;
   try {
     handle = await open(path, 'r');
@@ -420,26 +478,24 @@ async function readSessionFile(
   }
   try {
     const s = await handle.stat();
-    const identity = { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
-    if (known && sameIdentity(known, identity)) return 'unchanged';
-    return { identity, text: await handle.readFile('utf8'), mtime: s.mtime };
+    return { identity: identityOf(s), text: await handle.readFile('utf8'), mtime: s.mtime };
   } finally {
     await handle.close();
   }
+}
+
+/** A file's identity; the time is rounded to milliseconds, the precision a stamped `Date` has. */
+function identityOf(s: Stats): FileIdentity {
+  return { ino: s.ino, size: s.size, mtimeMs: Math.round(s.mtimeMs) };
 }
 
 function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
   return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
-/** The session file's modification time, or null when it does not exist. */
-export async function modifiedAt(path: string): Promise<Date | null> {
-  try {
-    return (await stat(path)).mtime;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+function ignoreMissingStat(error: NodeJS.ErrnoException): null {
+  if (error.code === 'ENOENT') return null;
+  throw error;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { deepFreeze } from '../core/deep-freeze';
 import { CorruptSessionError } from '../core/errors';
@@ -155,11 +155,17 @@ export async function refreshLog(
   state: SessionState,
 ): Promise<void> {
   const log = state.log!;
-  const handle = await open(logPathOf(path, log.head), 'r');
+  const logPath = logPathOf(path, log.head);
+  if (log.ino !== -1) {
+    // One stat answers the common case (nothing appended) without opening the log.
+    const known = await stat(logPath);
+    if (known.ino === log.ino && known.size === log.size && known.size >= log.end) return;
+  }
+  const handle = await open(logPath, 'r');
   try {
-    const stat = await handle.stat();
-    if (stat.ino !== log.ino || stat.size < log.end) {
-      log.ino = stat.ino;
+    const current = await handle.stat();
+    if (current.ino !== log.ino || current.size < log.end) {
+      log.ino = current.ino;
       log.end = log.head.tail.offset;
       log.lines = [];
       state.messages = [];
@@ -168,13 +174,13 @@ export async function refreshLog(
       );
       state.saved = log.head.tail.at - 1;
     }
-    log.size = stat.size;
-    if (stat.size > log.end) {
+    log.size = current.size;
+    if (current.size > log.end) {
       const read = await readBatches(
         session,
         handle,
         log.end,
-        stat.size,
+        current.size,
         state.saved + 1,
         (batch) => {
           log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
