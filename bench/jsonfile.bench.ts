@@ -7,8 +7,9 @@
  * - bare read: read and parse the whole array, take what is needed.
  * - bare list: readdir, stat every file, sort by modification time, read and parse the newest 50.
  *
- * Saves are timed one by one; every {@link RESET_EVERY} saves both subjects are put back to their
- * prefilled size (untimed), so the session size stays what the row says.
+ * Saves are timed one by one, a bare save and one of ours in turn (so both see the same load on a
+ * shared machine); each subject is put back to its prefilled size (untimed) once it has grown by a
+ * tenth, so the session size stays what the row says.
  */
 import {
   copyFile,
@@ -75,34 +76,24 @@ async function bareSave(path: string, batch: readonly Message[]): Promise<void> 
   await rename(temp, path);
 }
 
-/** Mean of `iterations` timed runs of `op`, with `reset` (untimed) every {@link RESET_EVERY}. */
-async function timeEach(
-  caseName: string,
-  subject: string,
-  op: () => Promise<unknown>,
-  reset: () => Promise<unknown>,
-  iterations: number,
-): Promise<BenchResult> {
-  let totalMs = 0;
-  await op(); // warm-up
-  await reset();
-  for (let i = 0; i < iterations; i++) {
-    if (i > 0 && i % RESET_EVERY === 0) await reset();
-    const started = performance.now();
-    await op();
-    totalMs += performance.now() - started;
-  }
-  await reset();
-  const meanMs = totalMs / iterations;
-  return { case: caseName, subject, opsPerSec: 1000 / meanMs, meanMs };
-}
-
 interface SaveSubjects {
   bare: BenchResult;
   ours: BenchResult;
 }
 
-/** Save one turn to a session of `messages`, for both subjects. */
+/** One subject of a save case: the timed save, and the untimed reset to the prefilled size. */
+interface SaveSubject {
+  save(): Promise<unknown>;
+  reset(): Promise<unknown>;
+  iterations: number;
+  totalMs: number;
+}
+
+/**
+ * Save one turn to a session of `messages`, for both subjects, interleaved (a bare save, then
+ * ours, and so on) so that both see the same machine load. Each is put back to its prefilled size
+ * (untimed) once it has grown by a tenth, at least every {@link RESET_EVERY} saves.
+ */
 async function saveCase(
   dir: string,
   label: string,
@@ -110,19 +101,18 @@ async function saveCase(
   iterations: { bare: number; ours: number },
 ): Promise<SaveSubjects> {
   const caseDir = await mkdtemp(join(dir, 'save-'));
+  const resetEvery = Math.max(RESET_EVERY, Math.floor(messages.length / 20));
+
   const barePath = join(caseDir, 'bare.json');
   const bareTemplate = join(caseDir, 'bare.template');
   writeFileSync(bareTemplate, JSON.stringify(messages));
   await copyFile(bareTemplate, barePath);
-  const bare = await timeEach(
-    `save 1 turn @${label}`,
-    'bare file',
-    () => bareSave(barePath, turn),
-    () => copyFile(bareTemplate, barePath),
-    iterations.bare,
-  );
-  await rm(barePath, { force: true });
-  await rm(bareTemplate, { force: true });
+  const bare: SaveSubject = {
+    save: () => bareSave(barePath, turn),
+    reset: () => copyFile(bareTemplate, barePath),
+    iterations: iterations.bare,
+    totalMs: 0,
+  };
 
   const backend = jsonFileBackend({ dir: join(caseDir, 'ours') });
   const store = await backend.open('session');
@@ -136,19 +126,39 @@ async function saveCase(
   const template = join(caseDir, 'ours.template');
   const size = inLogForm ? (await stat(logPath)).size : 0;
   if (!inLogForm) await copyFile(oursPath, template);
-  const ours = await timeEach(
-    `save 1 turn @${label}`,
-    inLogForm ? 'agent-memory (log form)' : 'agent-memory (plain array)',
-    () => store.save(turn),
-    async () => {
+  const ours: SaveSubject = {
+    save: () => store.save(turn),
+    async reset() {
       if (inLogForm) await truncate(logPath, size);
       else await copyFile(template, oursPath);
       await store.retrieve(); // reload the cache, untimed
     },
-    iterations.ours,
-  );
+    iterations: iterations.ours,
+    totalMs: 0,
+  };
+
+  for (const subject of [bare, ours]) {
+    await subject.save(); // warm-up
+    await subject.reset();
+  }
+  for (let i = 0; i < Math.max(bare.iterations, ours.iterations); i++) {
+    for (const subject of [bare, ours]) {
+      if (i >= subject.iterations) continue;
+      if (i > 0 && i % resetEvery === 0) await subject.reset();
+      const started = performance.now();
+      await subject.save();
+      subject.totalMs += performance.now() - started;
+    }
+  }
   await rm(caseDir, { recursive: true, force: true });
-  return { bare, ours };
+  const result = (subject: SaveSubject, name: string): BenchResult => {
+    const meanMs = subject.totalMs / subject.iterations;
+    return { case: `save 1 turn @${label}`, subject: name, opsPerSec: 1000 / meanMs, meanMs };
+  };
+  return {
+    bare: result(bare, 'bare file'),
+    ours: result(ours, inLogForm ? 'agent-memory (log form)' : 'agent-memory (plain array)'),
+  };
 }
 
 /** Summary + last 20 of a session of `count` messages (snapshot at count - 20). */
@@ -248,13 +258,13 @@ export const suite: BenchSuite = {
     const results: BenchResult[] = [];
     const notes: string[] = [];
     try {
-      const plain = await saveCase(dir, '100 short', shortMessages(100), { bare: 200, ours: 200 });
+      const plain = await saveCase(dir, '100 short', shortMessages(100), { bare: 300, ours: 300 });
       results.push(plain.bare, plain.ours);
       notes.push(
         `save to a plain-array session (100 short messages, under plainMaxBytes): ` +
           `${ratio(plain.ours.meanMs, plain.bare.meanMs)} bare (it also fsyncs the folder)`,
       );
-      const at200 = await saveCase(dir, '200 short', shortMessages(200), { bare: 200, ours: 200 });
+      const at200 = await saveCase(dir, '200 short', shortMessages(200), { bare: 400, ours: 400 });
       results.push(at200.bare, at200.ours);
       notes.push(
         `save at 200 messages: ${ratio(at200.ours.meanMs, at200.bare.meanMs)} bare (target ≤ 1.20×)`,
