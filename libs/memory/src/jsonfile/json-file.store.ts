@@ -433,6 +433,7 @@ function isPlain(state: SessionState): boolean {
     state.form !== 'log' &&
     state.snapshot === null &&
     Object.keys(state.meta).length === 0 &&
+    state.keys.size === 0 &&
     state.from === 1
   );
 }
