@@ -20,7 +20,12 @@ import { decodeMessages } from '../core/message.codec';
 import { replaceDocumentRange, setDocumentMeta } from '../core/session-document';
 import { assertSnapshotSwap, contextMessages, storedSnapshot } from '../core/snapshot';
 import { withFileLock } from './file-lock';
-import { SessionFiles, type SessionFilesOptions, type WholeSession } from './session-files';
+import {
+  keyRecords,
+  SessionFiles,
+  type SessionFilesOptions,
+  type WholeSession,
+} from './session-files';
 import { inspectSessionFile, sessionIdOfPath } from './session-file';
 import type { KeyRecord } from './session-head';
 import type { SessionState } from './session-state';
@@ -213,6 +218,8 @@ export class JsonFileMemory implements SessionStore {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
+    // Checks the entry before any I/O (the same rules as every store).
+    setDocumentMeta({ messages: [], saved: 0, snapshot: null, meta: {} }, key, value);
     await this.write(undefined, async (state) => {
       const meta = setDocumentMeta(
         { messages: [], saved: 0, snapshot: null, meta: state.meta },
@@ -340,12 +347,20 @@ export class JsonFileMemory implements SessionStore {
     if (key === undefined && isPlain(state) && this.files.fitsPlain(all)) {
       await this.files.writePlain(this.sessionId, this.path, all, now);
     } else {
-      const keys: KeyRecord[] = key === undefined ? [] : [[key, first, last]];
+      const known = keyRecords(state);
+      const keyRecordsAfter: KeyRecord[] =
+        key === undefined ? known : [...known, [key, first, last]];
       await this.files.writeGeneration(
         this.sessionId,
         this.path,
         state,
-        { messages: all, saved: last, snapshot: state.snapshot, meta: state.meta, keys },
+        {
+          messages: all,
+          saved: last,
+          snapshot: state.snapshot,
+          meta: state.meta,
+          keyRecords: keyRecordsAfter,
+        },
         now,
       );
     }

@@ -50,7 +50,7 @@ export interface WholeSession {
   saved: number;
   snapshot: StoredSnapshot | null;
   meta: Readonly<Record<string, string>>;
-  keys: KeyRecord[];
+  keyRecords: KeyRecord[];
 }
 
 /**
@@ -205,7 +205,7 @@ export class SessionFiles {
       saved: state.saved,
       snapshot: state.snapshot,
       meta: state.meta,
-      keys: keyRecords(state),
+      keyRecords: keyRecords(state),
     };
   }
 
@@ -386,7 +386,7 @@ export class SessionFiles {
       saved: whole.saved,
       snapshot: whole.snapshot,
       meta: { ...whole.meta },
-      keys: whole.keys.slice(-KEY_WINDOW),
+      keys: whole.keyRecords.slice(-KEY_WINDOW),
     };
     const headText = JSON.stringify(head);
     this.assertSize(session, offset + Buffer.byteLength(headText));
@@ -451,7 +451,8 @@ function tailOf(state: SessionState, snapshot: StoredSnapshot | null): SessionHe
   return line ? { offset: line.offset, at: line.at } : log.head.tail;
 }
 
-function keyRecords(state: SessionState): KeyRecord[] {
+/** A session's remembered idempotency keys as stored in a head, oldest first. */
+export function keyRecords(state: SessionState): KeyRecord[] {
   return [...state.keys].map(([key, [first, last]]) => [key, first, last] as const);
 }
 

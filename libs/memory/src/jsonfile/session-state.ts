@@ -129,6 +129,16 @@ export function parseSessionText(
     };
   }
   const doc = decodeDocument(session, raw);
+  // The earlier single object may hold idempotency keys (`idempotencyKeys`), decoded by the core.
+  const legacyKeys =
+    (doc as { keys?: ReadonlyArray<{ key: string; first: Cursor | null; last: Cursor | null }> })
+      .keys ?? [];
+  const keys = new Map<string, readonly [Cursor, Cursor]>();
+  for (const record of legacyKeys) {
+    if (record.first !== null && record.last !== null) {
+      keys.set(record.key, [record.first, record.last]);
+    }
+  }
   return {
     form: 'plain',
     file,
@@ -138,7 +148,7 @@ export function parseSessionText(
     saved: doc.saved,
     windowAt: doc.saved - doc.messages.length + 1,
     messages: deepFreeze([...doc.messages]),
-    keys: new Map(),
+    keys,
     log: null,
   };
 }
