@@ -5,7 +5,8 @@
  * - bare save: read the session's JSON array, parse, append, stringify, write a temp file, fsync,
  *   rename; one file per session (what a minimal careful file store does).
  * - bare read: read and parse the whole array, take what is needed.
- * - bare list: readdir, stat every file, sort by modification time, read and parse the newest 50.
+ * - bare list: readdir, stat every file, sort by modification time, read and parse the newest 50
+ *   (at 10,000 and 100,000 sessions; BENCH_JSONFILE_SESSIONS_100K=0 leaves out the second).
  *
  * Saves are timed one by one, a bare save and one of ours in turn (so both see the same load on a
  * shared machine); each subject is put back to its prefilled size (untimed) once it has grown by a
@@ -22,9 +23,8 @@ import {
   rm,
   stat,
   truncate,
-  utimes,
 } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -223,14 +223,14 @@ async function listCase(
     const path = join(listDir, `session-${i}.json`);
     writeFileSync(path, body);
     const at = new Date(base + i * 1_000);
-    await utimes(path, at, at);
+    utimesSync(path, at, at);
   }
-  // A tenth in log form (metadata), as sessions with a title or a snapshot are.
+  // Up to a thousand in log form (metadata), as sessions with a title or a snapshot are.
   const backend: MemoryBackend = jsonFileBackend({
     dir: listDir,
     now: () => new Date(base + sessions * 1_000),
   });
-  for (let i = 0; i < sessions; i += 10) {
+  for (let i = 0; i < sessions; i += Math.max(10, sessions / 1_000)) {
     await (await backend.open(`session-${i}`)).setMeta('title', `session ${i}`);
   }
   const bare = await measure(
@@ -304,6 +304,14 @@ export const suite: BenchSuite = {
       notes.push(
         `newest 50 of 10,000 sessions: ${ratio(list.ours.meanMs, list.bare.meanMs)} the bare stat walk (target ≤ 1.5×)`,
       );
+      if (process.env.BENCH_JSONFILE_SESSIONS_100K !== '0') {
+        const huge = await listCase(dir, 100_000);
+        results.push(huge.bare, huge.ours);
+        notes.push(
+          `newest 50 of 100,000 sessions: ${ratio(huge.ours.meanMs, huge.bare.meanMs)} the bare stat walk; ` +
+            `${ratio(huge.ours.meanMs, list.ours.meanMs)} the time at 10,000 (one stat per session: linear)`,
+        );
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
