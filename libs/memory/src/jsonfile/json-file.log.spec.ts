@@ -320,6 +320,40 @@ describe('jsonFileBackend: shared cache and listing', () => {
     expect(await b.retrieve()).toEqual([]);
   });
 
+  it('keeps the cache exact while reads run during saves of this and another process', async () => {
+    const backend = jsonFileBackend({ dir });
+    const mine = await backend.open('busy');
+    await mine.setMeta('title', 'log form');
+    const other = await JsonFileMemory.open(join(dir, 'busy.json'));
+    let saving = true;
+    const reads = (async () => {
+      let count = 0;
+      while (saving) {
+        const got = texts(await (await backend.open('busy')).retrieve());
+        expect(new Set(got).size).toBe(got.length);
+        count++;
+      }
+      return count;
+    })();
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < 30; i++) await mine.save([userMessage(`mine-${i}`)]);
+      })(),
+      (async () => {
+        for (let i = 0; i < 30; i++) await other.save([userMessage(`other-${i}`)]);
+      })(),
+    ]);
+    saving = false;
+    expect(await reads).toBeGreaterThan(0);
+    const cached = texts(await mine.retrieve());
+    const fresh = texts(await (await JsonFileMemory.open(join(dir, 'busy.json'))).retrieve());
+    expect(cached).toEqual(fresh);
+    expect(fresh).toHaveLength(60);
+    expect(fresh.filter((t) => t.startsWith('mine-'))).toEqual(
+      Array.from({ length: 30 }, (_, i) => `mine-${i}`),
+    );
+  });
+
   it('lists newest first from file times, a metadata-only session included, with stable tokens', async () => {
     let clock = Date.parse('2026-01-01T00:00:00.000Z');
     const backend = jsonFileBackend({ dir, now: () => new Date((clock += 1_000)) });

@@ -66,6 +66,7 @@ export class SessionFiles {
   private readonly cachedSessions: number;
   private readonly cache = new Map<string, SessionState>();
   private readonly loading = new Map<string, Promise<SessionState>>();
+  private readonly nextLoad = new Map<string, Promise<SessionState>>();
   private readonly writing = new Map<string, Promise<unknown>>();
   private readonly waitingSaves = new Map<string, unknown[]>();
 
@@ -109,13 +110,31 @@ export class SessionFiles {
     }).catch(() => undefined);
   }
 
-  /** The session as its files hold it now. */
+  /**
+   * The session as its files hold it now: the result of a load that starts after this call (so
+   * a write committed before the call, by any process, is in it). Loads of one session run one
+   * at a time; calls that arrive while one runs share the next one.
+   */
   load(session: string, path: string): Promise<SessionState> {
+    const queued = this.nextLoad.get(path);
+    if (queued) return queued;
     const running = this.loading.get(path);
-    if (running) return running;
-    const load = this.loadNow(session, path).finally(() => this.loading.delete(path));
-    this.loading.set(path, load);
-    return load;
+    const start = (): Promise<SessionState> => {
+      const load = this.loadNow(session, path).finally(() => {
+        if (this.loading.get(path) === load) this.loading.delete(path);
+      });
+      this.loading.set(path, load);
+      return load;
+    };
+    if (!running) return start();
+    const next = running
+      .catch(() => undefined)
+      .then(() => {
+        this.nextLoad.delete(path);
+        return start();
+      });
+    this.nextLoad.set(path, next);
+    return next;
   }
 
   /** Drops what is cached of `path`. */
@@ -266,9 +285,8 @@ export class SessionFiles {
 
   /**
    * Brings the cached state up to what this process just appended, so that its next read or
-   * write need not read its own lines back: only if no load has read past `end` meanwhile (loads
-   * of a session run one at a time, so it waits for one in flight). Another process's writes are
-   * found by the next load as usual.
+   * write need not read its own lines back: only if no load has read past `end` meanwhile.
+   * Another process's writes are found by the next load as usual.
    */
   private async noteAppended(
     path: string,
@@ -283,7 +301,13 @@ export class SessionFiles {
     length: number,
     now: Date,
   ): Promise<void> {
-    await this.loading.get(path)?.catch(() => undefined);
+    // Wait until no load runs or waits, then update in one synchronous step, so no load reads
+    // these lines while they are recorded.
+    for (;;) {
+      const load = this.nextLoad.get(path) ?? this.loading.get(path);
+      if (!load) break;
+      await load.catch(() => undefined);
+    }
     const log = state.log!;
     if (this.cache.get(path) !== state || log.end !== end) return;
     for (const batch of appended) {
