@@ -137,11 +137,6 @@ export class SessionFiles {
     return next;
   }
 
-  /** Drops what is cached of `path`. */
-  forget(path: string): void {
-    this.cache.delete(path);
-  }
-
   private async loadNow(session: string, path: string): Promise<SessionState> {
     for (let attempt = 0; ; attempt++) {
       const cached = this.cache.get(path) ?? null;
