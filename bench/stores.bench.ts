@@ -1,18 +1,11 @@
 /**
- * The whole-document stores against session size: `save` of one turn (2 messages) and `retrieve`
- * on sessions of 100, 1,000 and 10,000 messages. The JSON-file store writes to os.tmpdir() with a
- * real fsync per save, so its numbers depend on the disk.
- *
- * Sessions must not grow much while `save` is measured: SimpleMemory gets the session size as its
- * capacity (FIFO eviction keeps it there); the JSON file is put back to its prefilled copy whenever
- * it has grown by a tenth (at least 20 messages), a cost spread over the saves that made it grow.
+ * The in-process store against session size: `save` of one turn (2 messages) and `retrieve` on
+ * sessions of 100, 1,000 and 10,000 messages. SimpleMemory gets the session size as its capacity
+ * (FIFO eviction keeps it there while `save` is measured). The JSON-file store has its own suite
+ * against a bare file baseline: `jsonfile.bench.ts`.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   assistantMessage,
-  JsonFileMemory,
   SimpleMemory,
   userMessage,
   type Message,
@@ -42,7 +35,7 @@ interface Subject {
   setup(size: number): Promise<{ store: SessionStore; save: () => Promise<unknown> }>;
 }
 
-function subjects(dir: string): Subject[] {
+function subjects(): Subject[] {
   return [
     {
       name: 'SimpleMemory',
@@ -52,65 +45,38 @@ function subjects(dir: string): Subject[] {
         return { store, save: () => store.save(turn) };
       },
     },
-    {
-      name: 'JsonFileMemory',
-      async setup(size) {
-        const path = join(dir, `session-${size}.json`);
-        const template = join(dir, `template-${size}.json`);
-        const store = await JsonFileMemory.open(path);
-        await store.save(prefill(size));
-        await copyFile(path, template);
-        const resetAfterTurns = Math.max(10, Math.floor(size / 20));
-        let turns = 0;
-        return {
-          store,
-          async save() {
-            if (++turns > resetAfterTurns) {
-              await copyFile(template, path);
-              turns = 1;
-            }
-            await store.save(turn);
-          },
-        };
-      },
-    },
   ];
 }
 
 export const suite: BenchSuite = {
-  name: 'Stores: simple and jsonfile',
+  name: 'Stores: simple',
   async run() {
-    const dir = await mkdtemp(join(tmpdir(), 'agent-memory-bench-stores-'));
     const results: BenchResult[] = [];
     const notes: string[] = [];
-    try {
-      for (const subject of subjects(dir)) {
-        const byOp: Record<string, BenchResult[]> = { save: [], retrieve: [] };
-        for (const size of SIZES) {
-          const { store, save } = await subject.setup(size);
-          const label = size.toLocaleString('en-US');
-          const retrieved = await measure(
-            `retrieve @${label}`,
-            subject.name,
-            () => store.retrieve(),
-            { timeMs: TIME_MS },
-          );
-          const saved = await measure(`save 1 turn @${label}`, subject.name, save, {
-            timeMs: TIME_MS,
-          });
-          byOp.retrieve!.push(retrieved);
-          byOp.save!.push(saved);
-          results.push(retrieved, saved);
-        }
-        for (const [op, [small, , large]] of Object.entries(byOp)) {
-          notes.push(
-            `${subject.name} ${op}: one op on 10,000 messages takes ${(large!.meanMs / small!.meanMs).toFixed(1)}× ` +
-              `the time it takes on 100 (${large!.meanMs.toFixed(3)} ms vs ${small!.meanMs.toFixed(3)} ms)`,
-          );
-        }
+    for (const subject of subjects()) {
+      const byOp: Record<string, BenchResult[]> = { save: [], retrieve: [] };
+      for (const size of SIZES) {
+        const { store, save } = await subject.setup(size);
+        const label = size.toLocaleString('en-US');
+        const retrieved = await measure(
+          `retrieve @${label}`,
+          subject.name,
+          () => store.retrieve(),
+          { timeMs: TIME_MS },
+        );
+        const saved = await measure(`save 1 turn @${label}`, subject.name, save, {
+          timeMs: TIME_MS,
+        });
+        byOp.retrieve!.push(retrieved);
+        byOp.save!.push(saved);
+        results.push(retrieved, saved);
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+      for (const [op, [small, , large]] of Object.entries(byOp)) {
+        notes.push(
+          `${subject.name} ${op}: one op on 10,000 messages takes ${(large!.meanMs / small!.meanMs).toFixed(1)}× ` +
+            `the time it takes on 100 (${large!.meanMs.toFixed(3)} ms vs ${small!.meanMs.toFixed(3)} ms)`,
+        );
+      }
     }
     return { results, notes };
   },

@@ -1,71 +1,145 @@
-import { lock } from 'proper-lockfile';
+import { randomBytes } from 'node:crypto';
+import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { ConcurrentUpdateError } from '../core/errors';
 
-/** How long a lock may go without its holder refreshing it before another process takes it over. */
+/**
+ * How old a lock whose holder cannot be checked (another host's, or a lock folder left by an
+ * earlier version) must be before another process takes it over.
+ */
 export const LOCK_STALE_MS = 10_000;
 /** How long to wait for another writer's lock before giving up. */
 export const LOCK_WAIT_MS = 30_000;
-const FIRST_RETRY_DELAY_MS = 2;
-const MAX_RETRY_DELAY_MS = 50;
+const FIRST_RETRY_DELAY_MS = 1;
+const MAX_RETRY_DELAY_MS = 25;
+/** A takeover guard older than this was left by a process that died while removing a dead lock. */
+const TAKEOVER_STALE_MS = 2_000;
 
-/** Tells the holder whether the lock is still its own; throws when another process took it over. */
-export type AssertLockHeld = () => void;
+const HOST = hostname();
 
 /**
- * Runs `fn` while holding the cross-process lock of the file at `path` (a `<path>.lock` folder made
- * by `proper-lockfile`; the file itself need not exist, its folder must). Waits for other holders
- * with jittered exponential backoff, retrying only while the lock is held by someone else, and
- * takes over a lock whose holder stopped refreshing it for {@link LOCK_STALE_MS}.
+ * Runs `fn` while holding the cross-process lock of the file at `path`: a symbolic link
+ * `<path>.lock` whose target names the holder (`<host>:<pid>:<nonce>`). Creating a link is atomic
+ * and fails when one exists, so exactly one process holds it; the holder is known from the same
+ * system call, so a lock left by a killed process on this host is taken over at once (its pid is
+ * gone), not after a timeout. A lock of another host, or a lock folder of an earlier version, is
+ * taken over once it is {@link LOCK_STALE_MS} old. The file's folder must exist.
+ *
+ * Hand-written rather than `proper-lockfile` (used before): that library's lock is a folder with
+ * no holder in it, so a lock left by a killed process could only be told from a live one by its
+ * age (at least 2 s, 10 s here), which delayed the first write after a crash by seconds, and its
+ * holder had to keep refreshing it on a timer.
  * @throws ConcurrentUpdateError when the lock stays held for {@link LOCK_WAIT_MS}; nothing ran.
  */
 export async function withFileLock<T>(
   session: string,
   path: string,
-  fn: (assertHeld: AssertLockHeld) => Promise<T>,
+  fn: () => Promise<T>,
 ): Promise<T> {
-  let compromised: Error | null = null;
-  const release = await acquire(session, path, (error) => {
-    compromised = error;
-  });
-  const assertHeld: AssertLockHeld = () => {
-    if (compromised) {
-      throw new Error(
-        `lost the lock on ${path} (another process took it over): ${compromised.message}`,
-        {
-          cause: compromised,
-        },
-      );
-    }
-  };
+  const lockPath = `${path}.lock`;
+  const owner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  await acquire(session, lockPath, owner);
   try {
-    return await fn(assertHeld);
+    return await fn();
   } finally {
-    // A compromised lock is no longer ours to remove.
-    if (!compromised) await release().catch(() => undefined);
+    // Remove the lock only while it is still ours.
+    if ((await readlink(lockPath).catch(() => null)) === owner) {
+      await unlink(lockPath).catch(() => undefined);
+    }
   }
 }
 
-async function acquire(
-  session: string,
-  path: string,
-  onCompromised: (error: Error) => void,
-): Promise<() => Promise<void>> {
+async function acquire(session: string, lockPath: string, owner: string): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   let attempts = 0;
   for (;;) {
     attempts++;
     try {
-      return await lock(path, { realpath: false, stale: LOCK_STALE_MS, retries: 0, onCompromised });
+      await symlink(owner, lockPath);
+      return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      if (Date.now() >= deadline) throw new ConcurrentUpdateError(session, attempts);
-      const ceiling = Math.min(
-        MAX_RETRY_DELAY_MS,
-        FIRST_RETRY_DELAY_MS * 2 ** Math.min(attempts, 10),
-      );
-      await new Promise((resolve) =>
-        setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)),
-      );
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+    if (await removeIfAbandoned(lockPath)) continue;
+    if (Date.now() >= deadline) throw new ConcurrentUpdateError(session, attempts);
+    const ceiling = Math.min(
+      MAX_RETRY_DELAY_MS,
+      FIRST_RETRY_DELAY_MS * 2 ** Math.min(attempts, 10),
+    );
+    await new Promise((resolve) =>
+      setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)),
+    );
   }
+}
+
+/**
+ * Removes the lock at `lockPath` when its holder is gone. Waiters may find a dead lock at the same
+ * moment: the removal happens under a second link (`<lock>.takeover`) and re-checks the holder,
+ * so a waiter never removes the fresh lock another one took meanwhile.
+ * @returns true when the lock was (or no longer is) there, so acquiring should be retried at once.
+ */
+export async function removeIfAbandoned(lockPath: string): Promise<boolean> {
+  const seen = await lockHolder(lockPath);
+  if (seen === null) return true;
+  if (!seen.abandoned) return false;
+  const guard = `${lockPath}.takeover`;
+  const guardOwner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  try {
+    await symlink(guardOwner, guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const stat = await lstat(guard).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > TAKEOVER_STALE_MS)
+      await unlink(guard).catch(() => undefined);
+    return false;
+  }
+  try {
+    const again = await lockHolder(lockPath);
+    if (again === null) return true;
+    if (!again.abandoned || again.id !== seen.id) return false;
+    if (again.folder) await rmdir(lockPath).catch(() => undefined);
+    else await unlink(lockPath).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
+}
+
+interface LockHolder {
+  /** What identifies this lock instance: the link's target, or the folder's change time. */
+  id: string;
+  abandoned: boolean;
+  /** A lock folder made by an earlier version (proper-lockfile). */
+  folder: boolean;
+}
+
+async function lockHolder(lockPath: string): Promise<LockHolder | null> {
+  const stat = await lstat(lockPath).catch(ignoreMissing);
+  if (!stat) return null;
+  const old = Date.now() - stat.mtimeMs > LOCK_STALE_MS;
+  if (!stat.isSymbolicLink()) {
+    return { id: `folder:${stat.ino}:${stat.mtimeMs}`, abandoned: old, folder: true };
+  }
+  const target = await readlink(lockPath).catch(ignoreMissing);
+  if (target === null) return null;
+  const [host, pidText] = target.split(':');
+  const pid = Number(pidText);
+  const abandoned = host === HOST && Number.isSafeInteger(pid) ? !isAlive(pid) : old;
+  return { id: target, abandoned, folder: false };
+}
+
+/** Whether a process with this pid exists on this host. */
+export function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): null {
+  if (error.code === 'ENOENT') return null;
+  throw error;
 }

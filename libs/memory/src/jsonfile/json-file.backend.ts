@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { mkdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
-import { CorruptSessionError } from '../core/errors';
+import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
-import { listByReadingEach } from '../core/session-list';
 import { writeFileAtomic } from './atomic-write';
 import { JsonFileMemory } from './json-file.store';
+import { SessionFiles, type SessionFilesOptions } from './session-files';
+import { inspectSessionFile } from './session-file';
+import { listSessionFiles, removeLeftovers } from './session-folder';
 
-export interface JsonFileBackendOptions {
+export interface JsonFileBackendOptions extends SessionFilesOptions {
   /** The folder holding one `<id>.json` file per session; created by the first write (or `check`). */
   dir: string;
   /** Drop the messages a snapshot covers. Default false. */
@@ -20,39 +21,38 @@ export interface JsonFileBackendOptions {
   now?: () => Date;
 }
 
-/** How many session files `list` reads at once. */
-
 /**
- * Sessions as files: session `id` lives in `<dir>/<id>.json`, so a Phero file dropped there is a
- * session. Each `open` returns a {@link JsonFileMemory} over that file.
+ * Sessions as files: session `id` lives in `<dir>/<id>.json` (with its log next to it once it is
+ * in log form), so a Phero file dropped there is a session. Each `open` returns a
+ * {@link JsonFileMemory} over that file; all of them share one cache of parsed sessions and one
+ * write queue per session.
  *
- * `list` reads every session file in the folder (fine for the thousands of sessions a local
- * folder holds; use Postgres for more). Files whose name is not a valid session id, and files that
- * do not decode, are left out of the list, never deleted or changed; `inspect` on a corrupt one
- * throws `CorruptSessionError`, and `delete` removes it.
+ * `list` sorts the session files by their modification time (one `stat` each) and reads only the
+ * sessions of the page it returns; with `search`, it reads sessions newest first until the page
+ * is full. Files whose name is not a valid session id, and files that do not decode, are left out
+ * of the list, never deleted or changed; `inspect` on a corrupt one throws `CorruptSessionError`,
+ * and `delete` removes it. The first `open` (or `list`) removes temp files and locks left by a
+ * process that was killed, so the first write after a crash does not wait.
  */
 export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend {
   if (typeof options.dir !== 'string' || options.dir === '') {
     throw new TypeError('jsonFileBackend needs a "dir" to keep the session files in');
   }
   const dir = resolve(options.dir);
+  const files = new SessionFiles(options);
   const pathOf = (sessionId: string) => join(dir, `${sessionId}.json`);
-  const open = (sessionId: string) =>
-    JsonFileMemory.open(pathOf(sessionId), {
+  let tidied: Promise<void> | null = null;
+  const tidy = () => (tidied ??= removeLeftovers(dir).catch(() => undefined));
+  const open = async (sessionId: string) => {
+    await tidy();
+    return JsonFileMemory.open(pathOf(sessionId), {
       sessionId,
       pruneCompacted: options.pruneCompacted,
       summarization: options.summarization,
       now: options.now,
+      sessionFiles: files,
     });
-
-  async function readListable(sessionId: string): Promise<SessionInfo | null> {
-    try {
-      return await JsonFileMemory.inspect(pathOf(sessionId));
-    } catch (error) {
-      if (error instanceof CorruptSessionError) return null;
-      throw error;
-    }
-  }
+  };
 
   return {
     kind: 'jsonfile',
@@ -61,12 +61,12 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
       return open(sessionId);
     },
     async list(q) {
-      const ids = (await sessionFileNames(dir)).map((name) => name.slice(0, -'.json'.length));
-      return listByReadingEach(ids, readListable, q);
+      await tidy();
+      return listSessionFiles(dir, (id) => inspectSessionFile(id, pathOf(id)), q);
     },
     async inspect(sessionId) {
       assertSessionId(sessionId);
-      return JsonFileMemory.inspect(pathOf(sessionId));
+      return inspectSessionFile(sessionId, pathOf(sessionId));
     },
     async delete(sessionId) {
       assertSessionId(sessionId);
@@ -80,15 +80,4 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
     },
     async close() {},
   };
-}
-
-async function sessionFileNames(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true }))
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-      .map((entry) => entry.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }

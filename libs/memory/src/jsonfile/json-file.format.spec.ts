@@ -6,7 +6,14 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +26,11 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+const readLines = (path: string): unknown[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
 
 function fixture(name: string): string {
   const path = join(dir, name);
@@ -80,7 +92,7 @@ const PHERO: Record<string, Message[]> = {
 };
 
 describe('JsonFileMemory file format', () => {
-  it('writes a plain JSON array until the first metadata, then an object', async () => {
+  it('writes a plain JSON array until the first metadata, then a head and a JSON Lines log', async () => {
     const path = join(dir, 'chat.json');
     const memory = await JsonFileMemory.open(path);
     const turn = [userMessage('hi'), assistantMessage('hello')];
@@ -89,11 +101,36 @@ describe('JsonFileMemory file format', () => {
 
     await memory.setMeta('title', 'greetings');
     expect(readJson(path)).toEqual({
-      messages: turn,
+      format: 'agent-memory/session-log@1',
+      log: 'chat.log-1.jsonl',
+      generation: 1,
+      from: 1,
+      tail: { offset: 0, at: 1 },
+      saved: 2,
       snapshot: null,
       meta: { title: 'greetings' },
-      saved: 2,
+      keys: [],
     });
+    await memory.save([userMessage('more')]);
+    expect(readLines(join(dir, 'chat.log-1.jsonl'))).toEqual([
+      { at: 1, m: turn },
+      { at: 3, m: [userMessage('more')] },
+    ]);
+    expect(readdirSync(dir).sort()).toEqual(['chat.json', 'chat.log-1.jsonl']);
+  });
+
+  it('moves a plain session to the log form once it passes plainMaxBytes', async () => {
+    const path = join(dir, 'grows.json');
+    const memory = await JsonFileMemory.open(path, { plainMaxBytes: 200 });
+    await memory.save([userMessage('short')]);
+    expect(readJson(path)).toEqual([userMessage('short')]);
+    const long = userMessage('x'.repeat(300));
+    await memory.save([long]);
+    expect(readJson(path)).toMatchObject({ log: 'grows.log-1.jsonl', saved: 2 });
+    expect(readLines(join(dir, 'grows.log-1.jsonl'))).toEqual([
+      { at: 1, m: [userMessage('short'), long] },
+    ]);
+    expect(await memory.retrieve()).toEqual([userMessage('short'), long]);
   });
 
   it('writes an object from the first snapshot on, and reads it back', async () => {
@@ -101,7 +138,7 @@ describe('JsonFileMemory file format', () => {
     const memory = await JsonFileMemory.open(path);
     await memory.save([userMessage('u0'), assistantMessage('a1'), userMessage('u2')]);
     const stored = await memory.saveSnapshot({ summary: 'a greeting' }, 2, null);
-    expect(readJson(path)).toMatchObject({ snapshot: stored, meta: {}, saved: 3 });
+    expect(readJson(path)).toMatchObject({ snapshot: stored, meta: {}, saved: 3, tail: { at: 1 } });
     const again = await JsonFileMemory.open(path);
     expect(await again.loadSnapshot()).toEqual({
       snapshot: stored,
@@ -164,16 +201,20 @@ describe('JsonFileMemory file format', () => {
     });
 
     await memory.save([userMessage('ship it')]);
-    expect(readJson(path)).toEqual({
-      messages: [
-        userMessage('and then?'),
-        assistantMessage('Then we ship it.'),
-        userMessage('ship it'),
-      ],
+    expect(readJson(path)).toMatchObject({
+      log: 'snapshot.log-1.jsonl',
+      from: 5,
+      saved: 7,
       snapshot,
       meta: { title: 'release plan' },
-      saved: 7,
     });
+    expect(readLines(join(dir, 'snapshot.log-1.jsonl'))).toEqual([
+      {
+        at: 5,
+        m: [userMessage('and then?'), assistantMessage('Then we ship it.'), userMessage('ship it')],
+      },
+    ]);
+    expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 7, stored: 3 });
   });
 
   it("reads Phero's cleared file (null) and an empty file as empty sessions", async () => {

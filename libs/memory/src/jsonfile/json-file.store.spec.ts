@@ -106,7 +106,7 @@ describe('JsonFileMemory: writes', () => {
     await memory.setMeta('title', 'nested');
     const { tail } = await memory.loadSnapshot();
     await memory.saveSnapshot({ summary: 's' }, tail[4]!.cursor, null);
-    expect(readdirSync(join(dir, 'a', 'b', 'c'))).toEqual(['chat.json']);
+    expect(readdirSync(join(dir, 'a', 'b', 'c')).sort()).toEqual(['chat.json', 'chat.log-1.jsonl']);
     expect((await memory.loadSnapshot()).tail).toHaveLength(5);
   });
 

@@ -1,70 +1,110 @@
-import { mkdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { deepFreeze } from '../core/deep-freeze';
-import { DocumentStore, type DocumentChange } from '../core/document-store';
-import type { SummarizationOptions } from '../core/legacy-summarization';
-import type { CallOptions } from '../core/memory.interface';
-import { EMPTY_DOCUMENT, encodeDocument, type SessionDocument } from '../core/session-document';
-import { syncDirectory, writeFileAtomic } from './atomic-write';
+import { SessionTooLargeError, SnapshotsUnsupportedError } from '../core/errors';
+import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import type {
+  CallOptions,
+  Cursor,
+  EntriesQuery,
+  Entry,
+  SessionStore,
+  Snapshot,
+  SnapshotState,
+  StoredSnapshot,
+} from '../core/memory.interface';
+import type { Message } from '../core/message';
+import { decodeMessages } from '../core/message.codec';
+import { replaceDocumentRange, setDocumentMeta } from '../core/session-document';
+import { assertSnapshotSwap, contextMessages, storedSnapshot } from '../core/snapshot';
 import { withFileLock } from './file-lock';
 import {
-  parseSessionFile,
-  readSessionFile,
-  readSessionText,
-  sessionFileInfo,
-  sessionIdOfPath,
-} from './session-file';
+  keyRecords,
+  SessionFiles,
+  type SessionFilesOptions,
+  type WholeSession,
+} from './session-files';
+import { inspectSessionFile, sessionIdOfPath } from './session-file';
+import type { KeyRecord } from './session-head';
+import type { SessionState } from './session-state';
 
-export interface JsonFileMemoryOptions {
-  /** Drop the messages a snapshot covers when it is saved (rewriting the file without them). Default false. */
+export interface JsonFileMemoryOptions extends SessionFilesOptions {
+  /** Drop the messages a snapshot covers when it is saved (rewriting the log without them). Default false. */
   pruneCompacted?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
   /** The session name used in error messages. Default: the file name without `.json`. */
   sessionId?: string;
-  /** Clock for `updatedAt` (stamped as the file's modification time) and snapshot times. */
+  /** Clock for `updatedAt` (stamped as the session file's modification time) and snapshot times. */
   now?: () => Date;
+  /**
+   * The parse cache and write queue to share with other stores of the same folder (what
+   * `jsonFileBackend` passes, so stores opened per request reuse what was parsed). Default: one
+   * of this store's own, made from the options above.
+   */
+  sessionFiles?: SessionFiles;
+}
+
+/** What `save` resolves with: the cursors the batch got, and whether its key had been seen. */
+export interface JsonFileSaveOutcome {
+  first: Cursor | null;
+  last: Cursor | null;
+  replayed: boolean;
+}
+
+/** Options of one `save`. */
+export interface JsonFileSaveOptions extends CallOptions {
+  /** A save whose key the session has seen stores nothing and resolves as the first one did. */
+  idempotencyKey?: string;
 }
 
 /**
- * A session kept in one JSON file: the file is the session, so pointing at the same file after a
- * restart resumes it. The file is a plain JSON array of messages until the first snapshot or
- * metadata, then an object holding messages, snapshot, meta and the count ever saved; older
- * array files and files written by Phero (Go field names, `null` lists) load as well.
+ * A session kept in files: `<id>.json` is the session, so pointing at the same file after a
+ * restart resumes it. Two forms, both read (see the README's "JSON-file storage format"):
  *
- * Safe across processes: every write takes a lock on the file (`<file>.lock`, via
- * `proper-lockfile`), re-reads it, applies the change and replaces the file atomically (temp file,
- * fsync, rename, fsync of the folder), so a second process on the same file loses nothing. Reads
- * take no lock, as the rename is atomic. A file that does not decode raises `CorruptSessionError`
- * and is never overwritten; only {@link clear} removes it.
+ * - **plain**: the file is a JSON array of messages, the file Phero reads, while the session has
+ *   no snapshot, metadata or idempotency key and stays under `plainMaxBytes`. A save rewrites it
+ *   atomically (temp file, fsync, rename, folder fsync).
+ * - **log**: the file is a small head (snapshot, metadata, counters, recent idempotency keys and
+ *   the byte offset where the messages after the snapshot start) naming an append-only JSON Lines
+ *   log `<id>.log-<n>.jsonl`, one line per saved batch. A save appends one line and fdatasyncs the
+ *   log, so it costs the batch, not the history; a read after a snapshot reads the head and the
+ *   log from that offset, so it costs the tail. A torn last line (a crash during an append that
+ *   was therefore never acknowledged) is ignored and cut off by the next writer.
  *
- * Messages handed out are frozen (they are shared with the instance's cache of the file).
+ * Older files (a plain array, the earlier single object, Phero's files, `null` from Phero's
+ * `Clear`) load; a session moves to the log form on the first write that needs it. Safe across
+ * processes: every write takes the file's lock (`<file>.lock`), re-reads what changed and writes;
+ * reads take no lock. A file that does not decode raises `CorruptSessionError` and is never
+ * overwritten; only {@link clear} removes it.
+ *
+ * Messages handed out are frozen (they are shared with the cache of parsed sessions).
  */
-export class JsonFileMemory extends DocumentStore {
-  /** The file's absolute path. */
+export class JsonFileMemory implements SessionStore {
+  /** The session file's absolute path. */
   readonly path: string;
-  /** Writes of this instance run one at a time, so they do not contend for the file lock. */
-  private queue: Promise<unknown> = Promise.resolve();
-  /** The last text read or written and what it decodes to: an unchanged file is not parsed again. */
-  private cache: { raw: string; doc: SessionDocument } | null = null;
+  readonly sessionId: string;
+  private readonly files: SessionFiles;
+  private readonly pruneCompacted: boolean;
+  private readonly legacy: LegacySummarization | null;
+  private readonly now: () => Date;
 
   private constructor(path: string, opts: JsonFileMemoryOptions) {
-    const absolute = resolve(path);
-    super(opts.sessionId ?? sessionIdOfPath(absolute), {
-      pruneCompacted: opts.pruneCompacted ?? false,
-      summarization: opts.summarization,
-      now: opts.now ?? (() => new Date()),
-    });
-    this.path = absolute;
+    this.path = resolve(path);
+    this.sessionId = opts.sessionId ?? sessionIdOfPath(this.path);
+    this.files = opts.sessionFiles ?? new SessionFiles(opts);
+    this.pruneCompacted = opts.pruneCompacted ?? false;
+    this.legacy = opts.summarization ? new LegacySummarization(opts.summarization) : null;
+    this.now = opts.now ?? (() => new Date());
   }
 
   /**
    * A memory over the file at `path` (which need not exist yet; it and its folder are created by
    * the first write). Opening reads nothing, so a corrupt file can still be cleared.
    * @throws TypeError when `path` is empty.
-   * @throws RangeError when the `summarization` options are out of range.
+   * @throws RangeError when the `summarization` or size options are out of range.
    */
   static async open(path: string, opts: JsonFileMemoryOptions = {}): Promise<JsonFileMemory> {
     if (typeof path !== 'string' || path === '')
@@ -74,74 +114,353 @@ export class JsonFileMemory extends DocumentStore {
 
   /**
    * What a session list shows about the file at `path`, read without opening it as a memory:
-   * `id` is the file name without `.json`, `updatedAt` the file's modification time.
+   * `id` is the file name without `.json`, `updatedAt` the file's modification time. In log form
+   * it reads the head and the log's last line only.
    * @returns null when the file does not exist.
    * @throws CorruptSessionError when the file does not decode.
    */
   static async inspect(path: string): Promise<SessionInfo | null> {
-    const file = await readSessionFile(path);
-    if (!file) return null;
-    const id = sessionIdOfPath(path);
-    return sessionFileInfo(id, parseSessionFile(id, file.raw), file.mtime);
+    const absolute = resolve(path);
+    return inspectSessionFile(sessionIdOfPath(absolute), absolute);
   }
 
-  /** Removes the session: deletes the file (also a corrupt one), so it is as if new. */
-  async clear(opts?: CallOptions): Promise<void> {
+  async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     throwIfAborted(opts);
-    await this.serialize(async () => {
-      if (await fileExists(this.path)) {
-        await withFileLock(this.sessionId, this.path, async () => {
-          await unlink(this.path).catch(ignoreMissing);
-          await syncDirectory(dirname(this.path));
-        });
-      }
-      this.cache = null;
-    });
+    const state = await this.load();
+    return contextMessages(state.snapshot, afterSnapshot(state));
   }
 
-  /** The file as it is now, decoded; an absent file is an empty session. */
-  protected async load(): Promise<SessionDocument> {
-    const raw = await readSessionText(this.path);
-    return raw === null ? EMPTY_DOCUMENT : this.decode(raw);
+  async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
+    throwIfAborted(opts);
+    const state = await this.load();
+    const messages = afterSnapshot(state);
+    const first = state.saved - messages.length + 1;
+    return {
+      snapshot: state.snapshot,
+      tail: messages.map((message, i) => ({ cursor: first + i, message })),
+    };
   }
 
-  private decode(raw: string): SessionDocument {
-    if (this.cache?.raw === raw) return this.cache.doc;
-    const doc = deepFreeze(parseSessionFile(this.sessionId, raw));
-    this.cache = { raw, doc };
-    return doc;
+  async entries(query: EntriesQuery = {}, opts?: CallOptions): Promise<Entry[]> {
+    throwIfAborted(opts);
+    const state = await this.load();
+    const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
+    if (limit === 0) return [];
+    return this.files.entries(this.sessionId, this.path, state, query.after ?? 0, limit);
+  }
+
+  async meta(): Promise<Record<string, string>> {
+    return { ...(await this.load()).meta };
   }
 
   /**
-   * Under the file lock: re-reads the file, applies `change` and writes the result atomically.
-   * `change` returning null writes nothing. Errors (a corrupt file included) leave the file as it was.
-   * @returns the document written, or null when nothing was.
+   * Appends the batch atomically and contiguously (see the class comment for what a save writes).
+   * @throws InvalidMessageError naming the offending path; nothing is written.
+   * @throws SessionTooLargeError when the session's files would pass `maxSessionBytes`.
+   * @throws CorruptSessionError when the stored session does not decode; it is left as it was.
    */
-  protected update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
-    return this.serialize(async () => {
-      throwIfAborted(opts);
-      await mkdir(dirname(this.path), { recursive: true });
-      return withFileLock(this.sessionId, this.path, async (assertHeld) => {
-        const next = change(await this.load());
-        if (next === null) return null;
-        throwIfAborted(opts);
-        const raw = JSON.stringify(encodeDocument(next));
-        await writeFileAtomic(this.path, raw, { mtime: this.now(), beforeRename: assertHeld });
-        const doc = deepFreeze(next);
-        this.cache = { raw, doc };
-        return doc;
-      });
+  async save(messages: readonly Message[], opts?: JsonFileSaveOptions): Promise<void> {
+    await this.saveBatch(messages, opts);
+  }
+
+  /** {@link save}, resolving with the cursors the batch got and whether its key had been seen. */
+  async saveBatch(
+    messages: readonly Message[],
+    opts?: JsonFileSaveOptions,
+  ): Promise<JsonFileSaveOutcome> {
+    const batch = deepFreeze(decodeMessages(messages));
+    const key = opts?.idempotencyKey;
+    if (key !== undefined && (typeof key !== 'string' || key === '')) {
+      throw new TypeError('idempotencyKey must be a non-empty string');
+    }
+    throwIfAborted(opts);
+    if (batch.length === 0) return { first: null, last: null, replayed: false };
+    const outcome = await new Promise<JsonFileSaveOutcome>((resolve, reject) =>
+      this.files.enqueue<QueuedSave>(this.path, { batch, key, opts, resolve, reject }, (group) =>
+        this.flushSaves(group),
+      ),
+    );
+    if (this.legacy && !outcome.replayed) await this.summarizeIfDue(this.legacy, opts);
+    return outcome;
+  }
+
+  async saveSnapshot(
+    snapshot: Snapshot,
+    upTo: Cursor,
+    prev: StoredSnapshot | null,
+    opts?: CallOptions,
+  ): Promise<StoredSnapshot> {
+    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
+    const pinned = deepFreeze(decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
+    throwIfAborted(opts);
+    return this.write(opts, async (state) => {
+      const last = state.saved >= state.from ? state.saved : null;
+      assertSnapshotSwap(this.sessionId, state.snapshot, prev, upTo, last);
+      const now = this.now();
+      const stored = deepFreeze(storedSnapshot({ ...snapshot, pinned }, upTo, now));
+      if (state.form === 'log' && !this.pruneCompacted) {
+        await this.files.writeHead(this.sessionId, this.path, state, { snapshot: stored }, now);
+      } else {
+        const whole = await this.files.whole(this.sessionId, this.path, state);
+        const messages = this.pruneCompacted
+          ? whole.messages.slice(Math.max(0, upTo - (whole.saved - whole.messages.length)))
+          : whole.messages;
+        await this.files.writeGeneration(
+          this.sessionId,
+          this.path,
+          state,
+          { ...whole, messages, snapshot: stored },
+          now,
+        );
+      }
+      return stored;
     });
   }
 
-  private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+  async setMeta(key: string, value: string): Promise<void> {
+    // Checks the entry before any I/O (the same rules as every store).
+    setDocumentMeta({ messages: [], saved: 0, snapshot: null, meta: {} }, key, value);
+    await this.write(undefined, async (state) => {
+      const meta = setDocumentMeta(
+        { messages: [], saved: 0, snapshot: null, meta: state.meta },
+        key,
+        value,
+      ).meta;
+      const now = this.now();
+      if (state.form === 'log') {
+        await this.files.writeHead(this.sessionId, this.path, state, { meta }, now);
+      } else if (Object.keys(meta).length > 0 || Object.keys(state.meta).length > 0) {
+        const whole = await this.files.whole(this.sessionId, this.path, state);
+        await this.files.writeGeneration(this.sessionId, this.path, state, { ...whole, meta }, now);
+      }
+    });
+  }
+
+  /** Removes the session: deletes its files (also corrupt ones), so it is as if new. */
+  async clear(opts?: CallOptions): Promise<void> {
+    throwIfAborted(opts);
+    await this.files.serialize(this.path, async () => {
+      if (!(await exists(dirname(this.path)))) return;
+      await withFileLock(this.sessionId, this.path, () => this.files.remove(this.path));
+    });
+  }
+
+  private load(): Promise<SessionState> {
+    return this.files.load(this.sessionId, this.path);
+  }
+
+  /**
+   * Runs `change` on the session as stored now, holding this process's queue for the file and
+   * the cross-process lock. The folder is created only when the lock cannot be made for its lack.
+   */
+  private write<T>(
+    opts: CallOptions | undefined,
+    change: (state: SessionState) => Promise<T>,
+  ): Promise<T> {
+    return this.files.serialize(this.path, () => this.locked(opts, change));
+  }
+
+  /**
+   * Runs `change` on the session as stored now, holding the cross-process lock (the caller holds
+   * this process's queue for the file). The folder is created only when the lock cannot be made
+   * for its lack.
+   */
+  private async locked<T>(
+    opts: CallOptions | undefined,
+    change: (state: SessionState) => Promise<T>,
+  ): Promise<T> {
+    throwIfAborted(opts);
+    const attempt = () =>
+      withFileLock(this.sessionId, this.path, async () => {
+        const state = await this.load();
+        throwIfAborted(opts);
+        return change(state);
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (await exists(dirname(this.path))) throw error;
+      await mkdir(dirname(this.path), { recursive: true });
+      return attempt();
+    }
+  }
+
+  /**
+   * Stores a group of saves that waited for the same write turn, in their order, under one lock:
+   * in log form as one append (one write, one fdatasync); before that one at a time. A key seen
+   * before, or earlier in the group, replays that save's result. Each caller gets its own outcome
+   * or error; an error of the session itself (corrupt, unreachable) fails those not yet stored.
+   */
+  private async flushSaves(group: QueuedSave[]): Promise<void> {
+    // Callers are answered once the lock is released, so a resolved save has left no lock behind.
+    const answers = new Map<QueuedSave, () => void>();
+    const held = group.map((item): QueuedSave => ({
+      ...item,
+      resolve: (outcome) => answers.set(item, () => item.resolve(outcome)),
+      reject: (error) => answers.set(item, () => item.reject(error)),
+    }));
+    const pending = held.filter((item) => {
+      try {
+        throwIfAborted(item.opts);
+        return true;
+      } catch (error) {
+        item.reject(error);
+        return false;
+      }
+    });
+    let failure: { error: unknown } | null = null;
+    try {
+      if (pending.length > 0) {
+        await this.locked(undefined, async (loaded) => {
+          let state = loaded;
+          while (pending.length > 0 && state.form !== 'log') {
+            const item = pending.shift()!;
+            await this.saveAlone(state, item).then(item.resolve, (error: unknown) => {
+              item.reject(error);
+              if (!(error instanceof SessionTooLargeError)) throw error;
+            });
+            state = await this.load();
+          }
+          if (pending.length > 0) await this.appendGroup(state, pending.splice(0));
+        });
+      }
+    } catch (error) {
+      failure = { error };
+    }
+    for (const item of group) {
+      const answer = answers.get(item);
+      if (answer) answer();
+      else item.reject(failure ? failure.error : new Error('save was not stored'));
+    }
+  }
+
+  /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
+  private async saveAlone(state: SessionState, item: QueuedSave): Promise<JsonFileSaveOutcome> {
+    const { batch, key } = item;
+    const seen = key === undefined ? undefined : state.keys.get(key);
+    if (seen) return { first: seen[0], last: seen[1], replayed: true };
+    const first = state.saved + 1;
+    const last = state.saved + batch.length;
+    const now = this.now();
+    const all = [...state.messages, ...batch];
+    if (key === undefined && isPlain(state) && this.files.fitsPlain(all)) {
+      await this.files.writePlain(this.sessionId, this.path, all, now);
+    } else {
+      const known = keyRecords(state);
+      const keyRecordsAfter: KeyRecord[] =
+        key === undefined ? known : [...known, [key, first, last]];
+      await this.files.writeGeneration(
+        this.sessionId,
+        this.path,
+        state,
+        {
+          messages: all,
+          saved: last,
+          snapshot: state.snapshot,
+          meta: state.meta,
+          keyRecords: keyRecordsAfter,
+        },
+        now,
+      );
+    }
+    return { first, last, replayed: false };
+  }
+
+  /** Appends a group of saves to a session in log form (see {@link flushSaves}). */
+  private async appendGroup(state: SessionState, items: QueuedSave[]): Promise<void> {
+    const writes: QueuedSave[] = [];
+    const repeats: Array<{ item: QueuedSave; of: QueuedSave }> = [];
+    const firstWithKey = new Map<string, QueuedSave>();
+    for (const item of items) {
+      const seen = item.key === undefined ? undefined : state.keys.get(item.key);
+      const earlier = item.key === undefined ? undefined : firstWithKey.get(item.key);
+      if (seen) item.resolve({ first: seen[0], last: seen[1], replayed: true });
+      else if (earlier) repeats.push({ item, of: earlier });
+      else {
+        if (item.key !== undefined) firstWithKey.set(item.key, item);
+        writes.push(item);
+      }
+    }
+    const results = await this.files.append(
+      this.sessionId,
+      this.path,
+      state,
+      writes.map((item) => ({ messages: item.batch, key: item.key })),
+      this.now(),
+    );
+    const outcomes = new Map<QueuedSave, readonly [Cursor, Cursor] | Error>();
+    writes.forEach((item, i) => {
+      const result = results[i]!;
+      outcomes.set(item, result);
+      if (result instanceof Error) item.reject(result);
+      else item.resolve({ first: result[0], last: result[1], replayed: false });
+    });
+    for (const { item, of } of repeats) {
+      const result = outcomes.get(of)!;
+      if (result instanceof Error) item.reject(result);
+      else item.resolve({ first: result[0], last: result[1], replayed: true });
+    }
+  }
+
+  /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
+  private async summarizeIfDue(legacy: LegacySummarization, opts?: CallOptions): Promise<void> {
+    const state = await this.load();
+    if (state.saved - state.from + 1 < legacy.threshold) return;
+    const kept = await this.files.entries(
+      this.sessionId,
+      this.path,
+      state,
+      state.from - 1,
+      Infinity,
+    );
+    const due = legacy.plan(kept);
+    if (!due) return;
+    try {
+      const summary = deepFreeze(await legacy.summarize(due, opts));
+      const from = due[0]!.cursor;
+      const to = due[due.length - 1]!.cursor;
+      await this.write(undefined, async (now) => {
+        const whole = await this.files.whole(this.sessionId, this.path, now);
+        const replaced = replaceDocumentRange(whole, from, to, summary);
+        if (!replaced) return;
+        const next: WholeSession = { ...whole, messages: replaced.messages };
+        await this.files.writeGeneration(this.sessionId, this.path, now, next, this.now());
+      });
+    } catch (error) {
+      legacy.reportError(error);
+    }
   }
 }
 
-async function fileExists(path: string): Promise<boolean> {
+/** A save waiting for its session's next write turn. */
+interface QueuedSave {
+  batch: readonly Message[];
+  key: string | undefined;
+  opts: JsonFileSaveOptions | undefined;
+  resolve(outcome: JsonFileSaveOutcome): void;
+  reject(error: unknown): void;
+}
+
+/** A session that the plain array can hold: its whole log, nothing else. */
+function isPlain(state: SessionState): boolean {
+  return (
+    state.form !== 'log' &&
+    state.snapshot === null &&
+    Object.keys(state.meta).length === 0 &&
+    state.keys.size === 0 &&
+    state.from === 1
+  );
+}
+
+/** The loaded messages after the snapshot. */
+function afterSnapshot(state: SessionState): readonly Message[] {
+  const upTo = state.snapshot?.upTo ?? 0;
+  const skip = Math.max(0, upTo - state.windowAt + 1);
+  return skip === 0 ? state.messages : state.messages.slice(skip);
+}
+
+async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;
@@ -149,8 +468,4 @@ async function fileExists(path: string): Promise<boolean> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
-}
-
-function ignoreMissing(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'ENOENT') throw error;
 }

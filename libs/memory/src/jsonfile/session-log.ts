@@ -1,0 +1,127 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { Cursor } from '../core/memory.interface';
+import type { Message } from '../core/message';
+import { decodeMessages } from '../core/message.codec';
+
+/**
+ * One line of a session's log file: one saved batch, in JSON Lines. `at` is the cursor of the
+ * batch's first message, `m` its messages, `k` the idempotency key it was saved with (if any).
+ * A line is committed once it ends with a newline; a last line without one was torn by a crash
+ * during its write (that save was never acknowledged) and is ignored, then cut off by the next
+ * writer.
+ */
+export interface LogBatch {
+  /** Byte offset of the line in the log file. */
+  offset: number;
+  at: Cursor;
+  messages: readonly Message[];
+  key?: string;
+}
+
+/** How many bytes a log read takes at a time: bounds memory and the time between event-loop turns. */
+const READ_CHUNK_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
+
+/** The JSON line of one batch, newline included. */
+export function encodeLogLine(at: Cursor, messages: readonly Message[], key?: string): string {
+  const line: { at: Cursor; m: readonly Message[]; k?: string } = { at, m: messages };
+  if (key !== undefined) line.k = key;
+  return `${JSON.stringify(line)}\n`;
+}
+
+/** Decodes one committed line. @throws Error saying what is wrong (the caller names the session). */
+export function decodeLogLine(text: string, offset: number): LogBatch {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`log line at byte ${offset} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new Error(`log line at byte ${offset} is not an object`);
+  }
+  const { at, m, k } = raw as { at?: unknown; m?: unknown; k?: unknown };
+  if (!Number.isSafeInteger(at) || (at as number) < 1) {
+    throw new Error(`log line at byte ${offset} has no cursor "at"`);
+  }
+  if (!Array.isArray(m)) throw new Error(`log line at byte ${offset} has no message list "m"`);
+  if (k !== undefined && typeof k !== 'string') {
+    throw new Error(`log line at byte ${offset} has a key "k" that is not a string`);
+  }
+  const batch: LogBatch = { offset, at: at as number, messages: decodeMessages(m) };
+  if (k !== undefined) batch.key = k;
+  return batch;
+}
+
+export interface LogRead {
+  /** Where the committed lines read end (a torn last line starts here). */
+  end: number;
+}
+
+/**
+ * Reads the committed lines of an open log from byte `from` to `size`, a chunk at a time,
+ * handing each decoded batch to `onBatch`; returning false from it stops the read early.
+ * @throws Error when a committed line does not decode.
+ */
+export async function readLogLines(
+  handle: FileHandle,
+  from: number,
+  size: number,
+  onBatch: (batch: LogBatch) => boolean | void,
+): Promise<LogRead> {
+  let position = from;
+  let pending: Buffer | null = null;
+  let pendingOffset = from;
+  while (position < size) {
+    const length = Math.min(READ_CHUNK_BYTES, size - position);
+    const chunk = Buffer.allocUnsafe(length);
+    const { bytesRead } = await handle.read(chunk, 0, length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const data: Buffer = pending
+      ? Buffer.concat([pending, chunk.subarray(0, bytesRead)])
+      : chunk.subarray(0, bytesRead);
+    let start = 0;
+    for (
+      let newline = data.indexOf(NEWLINE);
+      newline !== -1;
+      newline = data.indexOf(NEWLINE, start)
+    ) {
+      const offset = pendingOffset + start;
+      if (newline > start) {
+        const batch = decodeLogLine(data.toString('utf8', start, newline), offset);
+        if (onBatch(batch) === false) return { end: pendingOffset + newline + 1 };
+      }
+      start = newline + 1;
+    }
+    pendingOffset += start;
+    pending = start < data.length ? Buffer.from(data.subarray(start)) : null;
+  }
+  return { end: pendingOffset };
+}
+
+/**
+ * The last committed line of an open log of `size` bytes, read backwards from its end (so it costs
+ * the last batch, not the log), or null when the log has no committed line.
+ * @throws Error when that line does not decode.
+ */
+export async function readLastLogLine(handle: FileHandle, size: number): Promise<LogBatch | null> {
+  let window = Math.min(size, 64 * 1024);
+  for (;;) {
+    const start = size - window;
+    const data = Buffer.allocUnsafe(window);
+    const { bytesRead } = await handle.read(data, 0, window, start);
+    const text = data.subarray(0, bytesRead);
+    const lastNewline = text.lastIndexOf(NEWLINE);
+    if (lastNewline === -1) {
+      if (start === 0) return null;
+    } else {
+      const before = lastNewline === 0 ? -1 : text.lastIndexOf(NEWLINE, lastNewline - 1);
+      if (before !== -1 || start === 0) {
+        const lineStart = before + 1;
+        return decodeLogLine(text.toString('utf8', lineStart, lastNewline), start + lineStart);
+      }
+    }
+    window = Math.min(size, window * 4);
+  }
+}
