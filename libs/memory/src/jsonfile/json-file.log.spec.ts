@@ -207,19 +207,19 @@ describe('JsonFileMemory log form: idempotency keys and limits', () => {
   it('stores a keyed save once and answers a repeat as the first time, across restarts and snapshots', async () => {
     const path = join(dir, 'keys.json');
     const memory = await JsonFileMemory.open(path);
-    expect(await memory.saveBatch(turn(0), { idempotencyKey: 'turn-0' })).toEqual({
+    expect(await memory.save(turn(0), { idempotencyKey: 'turn-0' })).toEqual({
       first: 1,
       last: 2,
       replayed: false,
     });
-    expect(await memory.saveBatch(turn(0), { idempotencyKey: 'turn-0' })).toEqual({
+    expect(await memory.save(turn(0), { idempotencyKey: 'turn-0' })).toEqual({
       first: 1,
       last: 2,
       replayed: true,
     });
-    await memory.saveBatch(turn(1), { idempotencyKey: 'turn-1' });
+    await memory.save(turn(1), { idempotencyKey: 'turn-1' });
     const restarted = await JsonFileMemory.open(path);
-    expect(await restarted.saveBatch(turn(1), { idempotencyKey: 'turn-1' })).toEqual({
+    expect(await restarted.save(turn(1), { idempotencyKey: 'turn-1' })).toEqual({
       first: 3,
       last: 4,
       replayed: true,
@@ -227,13 +227,13 @@ describe('JsonFileMemory log form: idempotency keys and limits', () => {
     await restarted.save(turn(2));
     await restarted.saveSnapshot({ summary: 's' }, 6, null);
     const again = await JsonFileMemory.open(path);
-    expect(await again.saveBatch(turn(0), { idempotencyKey: 'turn-0' })).toMatchObject({
+    expect(await again.save(turn(0), { idempotencyKey: 'turn-0' })).toMatchObject({
       first: 1,
       replayed: true,
     });
     expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 6 });
     await again.clear();
-    expect(await again.saveBatch(turn(0), { idempotencyKey: 'turn-0' })).toEqual({
+    expect(await again.save(turn(0), { idempotencyKey: 'turn-0' })).toEqual({
       first: 1,
       last: 2,
       replayed: false,
@@ -246,12 +246,12 @@ describe('JsonFileMemory log form: idempotency keys and limits', () => {
     await memory.setMeta('title', 'log form');
     const other = await JsonFileMemory.open(path); // its own queue: it contends for the lock
     const calls = [
-      memory.saveBatch(turn(0)),
-      memory.saveBatch(turn(1), { idempotencyKey: 'k1' }),
-      memory.saveBatch([userMessage('z'.repeat(30_000))]),
-      memory.saveBatch(turn(1), { idempotencyKey: 'k1' }),
-      other.saveBatch(turn(9)),
-      memory.saveBatch(turn(2)),
+      memory.save(turn(0)),
+      memory.save(turn(1), { idempotencyKey: 'k1' }),
+      memory.save([userMessage('z'.repeat(30_000))]),
+      memory.save(turn(1), { idempotencyKey: 'k1' }),
+      other.save(turn(9)),
+      memory.save(turn(2)),
     ];
     const settled = await Promise.allSettled(calls);
     expect(settled.map((s) => s.status)).toEqual([

@@ -10,15 +10,23 @@ import type {
   Cursor,
   EntriesQuery,
   Entry,
+  SaveOptions,
+  SaveResult,
   SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
 } from '../core/memory.interface';
 import type { Message } from '../core/message';
-import { decodeMessages } from '../core/message.codec';
+import { validateMessages } from '../core/message.codec';
+import { assertIdempotencyKey, EMPTY_SAVE_RESULT } from '../core/idempotency';
 import { replaceDocumentRange, setDocumentMeta } from '../core/session-document';
-import { assertSnapshotSwap, contextMessages, storedSnapshot } from '../core/snapshot';
+import {
+  assertSnapshotSwap,
+  assertStorableSummary,
+  contextMessages,
+  storedSnapshot,
+} from '../core/snapshot';
 import { withFileLock } from './file-lock';
 import {
   keyRecords,
@@ -45,19 +53,6 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions {
    * of this store's own, made from the options above.
    */
   sessionFiles?: SessionFiles;
-}
-
-/** What `save` resolves with: the cursors the batch got, and whether its key had been seen. */
-export interface JsonFileSaveOutcome {
-  first: Cursor | null;
-  last: Cursor | null;
-  replayed: boolean;
-}
-
-/** Options of one `save`. */
-export interface JsonFileSaveOptions extends CallOptions {
-  /** A save whose key the session has seen stores nothing and resolves as the first one did. */
-  idempotencyKey?: string;
 }
 
 /**
@@ -154,28 +149,23 @@ export class JsonFileMemory implements SessionStore {
   }
 
   /**
-   * Appends the batch atomically and contiguously (see the class comment for what a save writes).
+   * Appends the batch atomically and contiguously (see the class comment for what a save writes);
+   * with an idempotency key already seen, stores nothing and resolves with the first save's result.
    * @throws InvalidMessageError naming the offending path; nothing is written.
+   * @throws InvalidIdempotencyKeyError for a malformed key; nothing is written.
    * @throws SessionTooLargeError when the session's files would pass `maxSessionBytes`.
    * @throws CorruptSessionError when the stored session does not decode; it is left as it was.
    */
-  async save(messages: readonly Message[], opts?: JsonFileSaveOptions): Promise<void> {
-    await this.saveBatch(messages, opts);
-  }
-
-  /** {@link save}, resolving with the cursors the batch got and whether its key had been seen. */
-  async saveBatch(
-    messages: readonly Message[],
-    opts?: JsonFileSaveOptions,
-  ): Promise<JsonFileSaveOutcome> {
-    const batch = deepFreeze(decodeMessages(messages));
+  async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
+    const batch = deepFreeze(validateMessages(messages));
     const key = opts?.idempotencyKey;
-    if (key !== undefined && (typeof key !== 'string' || key === '')) {
-      throw new TypeError('idempotencyKey must be a non-empty string');
-    }
+    if (key !== undefined) assertIdempotencyKey(key);
     throwIfAborted(opts);
-    if (batch.length === 0) return { first: null, last: null, replayed: false };
-    const outcome = await new Promise<JsonFileSaveOutcome>((resolve, reject) =>
+    if (batch.length === 0) {
+      const seen = key === undefined ? undefined : (await this.load()).keys.get(key);
+      return seen ? { first: seen[0], last: seen[1], replayed: true } : EMPTY_SAVE_RESULT;
+    }
+    const outcome = await new Promise<SaveResult>((resolve, reject) =>
       this.files.enqueue<QueuedSave>(this.path, { batch, key, opts, resolve, reject }, (group) =>
         this.flushSaves(group),
       ),
@@ -191,7 +181,8 @@ export class JsonFileMemory implements SessionStore {
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
     if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
-    const pinned = deepFreeze(decodeMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
+    assertStorableSummary(snapshot.summary);
+    const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
     return this.write(opts, async (state) => {
       const last = state.saved >= state.from ? state.saved : null;
@@ -336,7 +327,7 @@ export class JsonFileMemory implements SessionStore {
   }
 
   /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
-  private async saveAlone(state: SessionState, item: QueuedSave): Promise<JsonFileSaveOutcome> {
+  private async saveAlone(state: SessionState, item: QueuedSave): Promise<SaveResult> {
     const { batch, key } = item;
     const seen = key === undefined ? undefined : state.keys.get(key);
     if (seen) return { first: seen[0], last: seen[1], replayed: true };
@@ -437,8 +428,8 @@ export class JsonFileMemory implements SessionStore {
 interface QueuedSave {
   batch: readonly Message[];
   key: string | undefined;
-  opts: JsonFileSaveOptions | undefined;
-  resolve(outcome: JsonFileSaveOutcome): void;
+  opts: SaveOptions | undefined;
+  resolve(outcome: SaveResult): void;
   reject(error: unknown): void;
 }
 

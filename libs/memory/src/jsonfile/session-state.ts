@@ -2,14 +2,15 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { deepFreeze } from '../core/deep-freeze';
 import { CorruptSessionError } from '../core/errors';
+import { IDEMPOTENCY_KEY_WINDOW } from '../core/idempotency';
 import type { Cursor } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { decodeDocument } from '../core/session-document';
 import { decodeHead, isHead, type SessionHead } from './session-head';
 import { readLastLogLine, readLogLines, type LogBatch } from './session-log';
 
-/** Idempotency keys remembered per session: at least this many of the newest keyed saves. */
-export const KEY_WINDOW = 100;
+/** Idempotency keys remembered per session: the newest keyed saves. */
+export const KEY_WINDOW = IDEMPOTENCY_KEY_WINDOW;
 
 /** What identifies one version of a file without reading it. */
 export interface FileIdentity {
@@ -130,9 +131,7 @@ export function parseSessionText(
   }
   const doc = decodeDocument(session, raw);
   // The earlier single object may hold idempotency keys (`idempotencyKeys`), decoded by the core.
-  const legacyKeys =
-    (doc as { keys?: ReadonlyArray<{ key: string; first: Cursor | null; last: Cursor | null }> })
-      .keys ?? [];
+  const legacyKeys = doc.keys ?? [];
   const keys = new Map<string, readonly [Cursor, Cursor]>();
   for (const record of legacyKeys) {
     if (record.first !== null && record.last !== null) {
