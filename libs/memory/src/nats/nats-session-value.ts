@@ -37,9 +37,14 @@ export function loadedSession(session: string, entry: KvEntry | null): LoadedSes
     : { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
 }
 
-/** The KV value of a document: always the JSON envelope (messages, saved, snapshot, meta). */
+/**
+ * The KV value of a document, compact JSON: the plain array of messages while the session is only
+ * a complete log (no snapshot, no metadata, nothing pruned), which is exactly what Phero decodes;
+ * else the object `{ messages, snapshot, meta, saved }`. A session goes back to the array once its
+ * metadata is removed (a snapshot stays until `clear`).
+ */
 export function encodeSessionValue(doc: SessionDocument): Uint8Array {
-  return encoder.encode(JSON.stringify(encodeDocument(doc, { alwaysObject: true })));
+  return encoder.encode(JSON.stringify(encodeDocument(doc)));
 }
 
 /** What a session list shows; null when the key holds no session. */

@@ -15,9 +15,7 @@ const newId = () => `size-${process.pid}-${++counter}`;
 
 /** Bytes of a first write (`kv.create`) of a session holding `messages`: value plus the revision header. */
 function firstWriteBytes(messages: Message[]): number {
-  const value = JSON.stringify(
-    encodeDocument(appendToDocument(EMPTY_DOCUMENT, messages), { alwaysObject: true }),
-  );
+  const value = JSON.stringify(encodeDocument(appendToDocument(EMPTY_DOCUMENT, messages)));
   const header = 'NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 0\r\n\r\n';
   return Buffer.byteLength(value) + header.length;
 }

@@ -9,6 +9,7 @@ import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
 import { isWrongLastSequence, natsRequest } from './nats-request.error';
+import { WriteQueue, type PendingChange } from './nats-write.queue';
 import {
   encodeSessionValue,
   loadedSession,
@@ -23,10 +24,11 @@ import {
   writeSizeBytes,
 } from './nats-size-limit';
 
-/** Compare-and-swap attempts on fresh reads before a write gives up with `ConcurrentUpdateError`. */
-export const NATS_WRITE_ATTEMPTS = 5;
-const BACKOFF_BASE_MS = 5;
-const BACKOFF_CAP_MS = 250;
+/** Default time a write keeps retrying lost compare-and-swap races, in milliseconds. */
+export const DEFAULT_WRITE_BUDGET_MS = 5000;
+/** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
+const BACKOFF_BASE_MS = 2;
+const BACKOFF_CAP_MS = 100;
 
 export interface NatsMemoryOptions {
   /** Drop the messages a snapshot covers when it is saved. Default **true**: a session must fit one NATS message. */
@@ -43,6 +45,12 @@ export interface NatsMemoryOptions {
    * the first write. The backend passes the value it read once, saving a request per `open`.
    */
   maxValueSize?: number | null;
+  /**
+   * How long one write keeps retrying compare-and-swap races lost to other processes before it
+   * gives up with `ConcurrentUpdateError` (storing nothing), in milliseconds. Retries wait a random
+   * time (full jitter) that grows with each lost race. Default {@link DEFAULT_WRITE_BUDGET_MS}.
+   */
+  writeBudgetMs?: number;
   /** Clock for snapshot times (`updatedAt` is the KV entry's server time). */
   now?: () => Date;
 }
@@ -54,19 +62,25 @@ interface Known {
 }
 
 /**
- * A session kept in one NATS JetStream KV key (the session id, used as is): the value is the JSON
- * envelope `{ messages, saved, snapshot, meta }`; plain JSON arrays of messages, as Phero writes
- * them, load as well. Several processes can share a session.
+ * A session kept in one NATS JetStream KV key (the session id, used as is). The value is compact
+ * JSON: the plain array of messages while the session has no snapshot and no metadata (what Phero
+ * reads and writes), else the object `{ messages, snapshot, meta, saved }`; both load, and so do
+ * Phero's values (Go field names, `null` lists, `null` after a clear). Several processes can share
+ * a session.
  *
  * Every write is a compare-and-swap on the key's revision (`kv.create` for a new key,
- * `kv.update(key, value, revision)` otherwise). On a lost race it reloads and retries, up to
- * {@link NATS_WRITE_ATTEMPTS} times with jittered exponential backoff, then throws
- * `ConcurrentUpdateError` having stored nothing. A save first tries the revision this instance
- * last saw (one round trip when nobody else wrote); that try does not count as an attempt.
+ * `kv.update(key, value, revision)` otherwise). Writes of one instance go through a queue: what
+ * waits while a write is in flight is combined into the next compare-and-swap (a group commit: one
+ * revision per batch, each caller's messages contiguous and in its order, each caller answered
+ * with its own result or error). A batch first tries the revision this instance last saw (one
+ * round trip when nobody else wrote); on a race lost to another process it reloads, reapplies and
+ * retries with full-jitter backoff for up to `writeBudgetMs`, then throws `ConcurrentUpdateError`
+ * having stored nothing.
  *
  * Size: a session must fit one NATS message. Before sending, the write's size (value plus the
  * header carrying the revision) is compared with the limit, the server's `max_payload` or the
- * bucket's max value size if smaller: over it, `SessionTooLargeError` and nothing is sent.
+ * bucket's max value size if smaller: over it, `SessionTooLargeError` for the change that made
+ * it too large, and nothing of that change is sent.
  *
  * A value that does not decode raises `CorruptSessionError`; writes never overwrite it, only
  * {@link clear} (which purges the key) does. Failures of the connection or server surface as
@@ -75,9 +89,9 @@ interface Known {
  */
 export class NatsMemory extends DocumentStore {
   private known: Known | null = null;
-  /** Writes of this instance run one at a time: they would only lose races against each other. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly writes = new WriteQueue((batch) => this.commit(batch));
   private maxValueSize: number | null | undefined;
+  private readonly writeBudgetMs: number;
 
   private constructor(
     /** The bucket's KV handle. */
@@ -92,6 +106,12 @@ export class NatsMemory extends DocumentStore {
       now: opts.now ?? (() => new Date()),
     });
     this.maxValueSize = opts.maxValueSize;
+    this.writeBudgetMs = opts.writeBudgetMs ?? DEFAULT_WRITE_BUDGET_MS;
+    if (!(this.writeBudgetMs >= 0)) {
+      throw new RangeError(
+        `writeBudgetMs must be a number of milliseconds >= 0, got ${this.writeBudgetMs}`,
+      );
+    }
   }
 
   /**
@@ -117,12 +137,10 @@ export class NatsMemory extends DocumentStore {
   /** Purges the key (also a corrupt value): the session is then as if new. */
   async clear(opts?: CallOptions): Promise<void> {
     throwIfAborted(opts);
-    const run = this.queue.then(async () => {
+    await this.writes.exclusive(async () => {
       await natsRequest('clear', this.sessionId, () => this.kv.purge(this.sessionId));
       this.known = null;
     });
-    this.queue = run.catch(() => undefined);
-    await run;
   }
 
   /** The key as it is now, decoded; remembered as the base of the next save. */
@@ -139,53 +157,64 @@ export class NatsMemory extends DocumentStore {
   }
 
   /**
-   * Queued compare-and-swap of `change` applied to the stored document. `change` returning null writes
-   * nothing. Only a lost race is retried; `change`'s own errors (conflicts, invalid cursors), a
-   * corrupt value and a value over the limit are thrown as they are, decided on a fresh read.
-   * @returns the document written, or null when nothing was.
+   * Queues `change` for the next group commit. `change` returning null writes nothing. Only a lost
+   * race is retried; `change`'s own errors (conflicts, invalid cursors), a corrupt value and a
+   * value over the limit are thrown to that caller alone, decided on a fresh read.
+   * @returns the document right after this change, or null when it wrote nothing.
    */
   protected update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
-    const run = this.queue.then(() => this.compareAndSwap(change, opts));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.writes.change(change, opts);
   }
 
-  private async compareAndSwap(
-    change: DocumentChange,
-    opts?: CallOptions,
-  ): Promise<SessionDocument | null> {
-    const known = this.known;
-    if (known) {
-      // A tentative write on what this instance last saw: anything but a clean success is
-      // decided again on a fresh read below, so a stale view never raises an error.
-      let next: SessionDocument | null = null;
+  /**
+   * Writes one batch with one compare-and-swap and settles every caller in it. The first try
+   * applies the batch to what this instance last saw; any doubt (an error of a change, a size over
+   * the limit, a lost race) is decided again on a fresh read.
+   */
+  private async commit(batch: PendingChange[]): Promise<void> {
+    const started = performance.now();
+    let live = batch;
+    const fail = (error: unknown) => {
+      for (const pending of live) pending.reject(error);
+    };
+    // The first try is on what this instance last saw; later ones on a fresh read.
+    let base: Known | null = this.known;
+    let tentative = base !== null;
+    for (let lost = 0; ;) {
+      live = live.filter((pending) => {
+        if (!pending.opts?.signal?.aborted) return true;
+        pending.reject(pending.opts.signal.reason ?? new Error('the write was aborted'));
+        return false;
+      });
+      if (live.length === 0) return;
       try {
-        next = change(known.doc);
-      } catch {
-        next = null;
-      }
-      if (next) {
-        const value = encodeSessionValue(next);
-        if (writeSizeBytes(value.length, known.revision) <= (await this.limitBytes())) {
-          throwIfAborted(opts);
-          if (await this.tryWrite(known.revision, value, next)) return this.known!.doc;
+        if (base === null) base = await this.loadSession();
+        const limit = await this.limitBytes();
+        const plan = planBatch(base.doc, live, base.revision, limit, this.sessionId, !tentative);
+        if (tentative && (plan.doubtful || plan.value === null)) {
+          base = null;
+          tentative = false;
+          continue;
         }
+        if (plan.value === null) return settle(live, plan.outcomes);
+        if (await this.tryWrite(base.revision, plan.value, plan.doc)) {
+          return settle(live, plan.outcomes);
+        }
+      } catch (error) {
+        return fail(error);
       }
+      base = null;
+      if (tentative) {
+        // What this instance saw was stale: not contention yet, reload at once.
+        tentative = false;
+        continue;
+      }
+      lost++;
+      if (performance.now() - started >= this.writeBudgetMs) {
+        return fail(new ConcurrentUpdateError(this.sessionId, lost));
+      }
+      await backoff(lost);
     }
-    for (let attempt = 1; attempt <= NATS_WRITE_ATTEMPTS; attempt++) {
-      throwIfAborted(opts);
-      const { doc, revision } = await this.loadSession();
-      const next = change(doc);
-      if (next === null) return null;
-      const value = encodeSessionValue(next);
-      const size = writeSizeBytes(value.length, revision);
-      const limit = await this.limitBytes();
-      if (size > limit) throw new SessionTooLargeError(this.sessionId, size, limit);
-      throwIfAborted(opts);
-      if (await this.tryWrite(revision, value, next)) return this.known!.doc;
-      if (attempt < NATS_WRITE_ATTEMPTS) await backoff(attempt);
-    }
-    throw new ConcurrentUpdateError(this.sessionId, NATS_WRITE_ATTEMPTS);
   }
 
   /** One compare-and-swap write. False when another writer changed the key first. */
@@ -221,8 +250,72 @@ export class NatsMemory extends DocumentStore {
   }
 }
 
-/** Full jitter: a random wait up to `base * 2^(attempt-1)`, capped. */
-function backoff(attempt: number): Promise<void> {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+/** What one batch does to a document: per caller its document or error, and the value to write. */
+interface BatchPlan {
+  outcomes: Array<{ doc: SessionDocument | null } | { error: unknown }>;
+  doc: SessionDocument;
+  /** Null when no change in the batch changed the document. */
+  value: Uint8Array | null;
+  /** A change threw or made the value too large: not to be trusted on a stale read. */
+  doubtful: boolean;
+}
+
+/**
+ * Applies the batch's changes in order to `doc`. A change that throws, or that makes the value
+ * exceed `limit` (checked only when the whole batch does not fit), is left out and answered with
+ * its error; the others still apply.
+ */
+function planBatch(
+  doc: SessionDocument,
+  batch: readonly PendingChange[],
+  revision: number,
+  limit: number,
+  session: string,
+  final: boolean,
+): BatchPlan {
+  const apply = (checkEach: boolean): BatchPlan => {
+    const outcomes: BatchPlan['outcomes'] = [];
+    let current = doc;
+    let doubtful = false;
+    for (const pending of batch) {
+      let next: SessionDocument | null;
+      try {
+        next = pending.change(current);
+      } catch (error) {
+        outcomes.push({ error });
+        doubtful = true;
+        continue;
+      }
+      if (next !== null && checkEach) {
+        const size = writeSizeBytes(encodeSessionValue(next).length, revision);
+        if (size > limit) {
+          outcomes.push({ error: new SessionTooLargeError(session, size, limit) });
+          doubtful = true;
+          continue;
+        }
+      }
+      if (next !== null) current = next;
+      outcomes.push({ doc: next });
+    }
+    const value = current === doc ? null : encodeSessionValue(current);
+    return { outcomes, doc: current, value, doubtful };
+  };
+  const whole = apply(false);
+  if (whole.value === null || writeSizeBytes(whole.value.length, revision) <= limit) return whole;
+  if (!final) return { ...whole, doubtful: true };
+  return apply(true);
+}
+
+function settle(batch: readonly PendingChange[], outcomes: BatchPlan['outcomes']): void {
+  batch.forEach((pending, i) => {
+    const outcome = outcomes[i]!;
+    if ('error' in outcome) pending.reject(outcome.error);
+    else pending.resolve(outcome.doc);
+  });
+}
+
+/** Full jitter: a random wait up to `BASE * 2^(retry-1)`, capped. */
+function backoff(retry: number): Promise<void> {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
   return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }
