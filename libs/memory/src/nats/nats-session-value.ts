@@ -26,7 +26,10 @@ const encoder = new TextEncoder();
  * writes them (Go field names). An empty value or JSON `null` is an empty session.
  * @throws CorruptSessionError naming `session` when the value does not decode.
  */
-export function loadedSession(session: string, entry: KvEntry | null): LoadedSession {
+export function loadedSession(
+  session: string,
+  entry: Pick<KvEntry, 'operation' | 'value' | 'revision' | 'created'> | null,
+): LoadedSession {
   if (!entry) return { doc: EMPTY_DOCUMENT, revision: 0, exists: false, updatedAt: null };
   if (entry.operation !== 'PUT') {
     return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };

@@ -1,11 +1,10 @@
 import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConnection } from 'nats';
-import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
-import { CorruptSessionError } from '../core/errors';
+import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
-import { listByReadingEach } from '../core/session-list';
 import { NatsRequestError, natsRequest } from './nats-request.error';
 import { bucketMaxValueSize } from './nats-size-limit';
+import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
 
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
@@ -101,12 +100,16 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     ));
   let kv: KV;
   let maxValueSize: number | null;
+  let listSource: NatsListSource;
   try {
+    const js = nc.jetstream({ timeout: timeoutMs });
     kv = await natsRequest(`open bucket "${options.bucket}"`, null, () =>
-      nc
-        .jetstream({ timeout: timeoutMs })
-        .views.kv(options.bucket, { history: 1, timeout: timeoutMs }),
+      js.views.kv(options.bucket, { history: 1, timeout: timeoutMs }),
     );
+    const jsm = await natsRequest('open JetStream', null, () =>
+      nc.jetstreamManager({ timeout: timeoutMs, checkAPI: false }),
+    );
+    listSource = { kv, js, jsm, bucket: options.bucket, timeoutMs };
     maxValueSize =
       (await natsRequest('read the bucket status', null, () => bucketMaxValueSize(kv))) ?? null;
   } catch (error) {
@@ -121,15 +124,6 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       maxValueSize,
       now: options.now,
     });
-
-  async function readListable(sessionId: string): Promise<SessionInfo | null> {
-    try {
-      return await NatsMemory.inspect(kv, sessionId);
-    } catch (error) {
-      if (error instanceof CorruptSessionError) return null;
-      throw error;
-    }
-  }
 
   async function status(): Promise<NatsBackendStatus> {
     if (nc.isClosed())
@@ -155,12 +149,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       return open(sessionId);
     },
     async list(q) {
-      const keys = await natsRequest('list keys', null, async () => {
-        const found: string[] = [];
-        for await (const key of await kv.keys()) found.push(key);
-        return found;
-      });
-      return listByReadingEach(keys, readListable, q);
+      return listNatsSessions(listSource, q);
     },
     async inspect(sessionId) {
       return NatsMemory.inspect(kv, sessionId);

@@ -25,10 +25,10 @@ import {
 } from './nats-size-limit';
 
 /** Default time a write keeps retrying lost compare-and-swap races, in milliseconds. */
-export const DEFAULT_WRITE_BUDGET_MS = 5000;
+export const DEFAULT_WRITE_BUDGET_MS = 10_000;
 /** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
-const BACKOFF_BASE_MS = 2;
-const BACKOFF_CAP_MS = 100;
+const BACKOFF_BASE_MS = 4;
+const BACKOFF_CAP_MS = 250;
 
 export interface NatsMemoryOptions {
   /** Drop the messages a snapshot covers when it is saved. Default **true**: a session must fit one NATS message. */
@@ -89,6 +89,8 @@ interface Known {
  */
 export class NatsMemory extends DocumentStore {
   private known: Known | null = null;
+  /** The last batch lost a race to another process: the next one starts from a fresh read. */
+  private contended = false;
   private readonly writes = new WriteQueue((batch) => this.commit(batch));
   private maxValueSize: number | null | undefined;
   private readonly writeBudgetMs: number;
@@ -178,8 +180,9 @@ export class NatsMemory extends DocumentStore {
       for (const pending of live) pending.reject(error);
     };
     // The first try is on what this instance last saw; later ones on a fresh read.
-    let base: Known | null = this.known;
+    let base: Known | null = this.contended ? null : this.known;
     let tentative = base !== null;
+    this.contended = false;
     for (let lost = 0; ;) {
       live = live.filter((pending) => {
         if (!pending.opts?.signal?.aborted) return true;
@@ -210,6 +213,7 @@ export class NatsMemory extends DocumentStore {
         continue;
       }
       lost++;
+      this.contended = true;
       if (performance.now() - started >= this.writeBudgetMs) {
         return fail(new ConcurrentUpdateError(this.sessionId, lost));
       }
