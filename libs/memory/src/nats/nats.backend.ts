@@ -14,6 +14,11 @@ export const DEFAULT_NATS_TIMEOUT_MS = 5000;
 interface NatsBackendCommonOptions {
   /** The KV bucket holding one key per session; created (history 1) when missing, else bound. */
   bucket: string;
+  /**
+   * Copies of the bucket a NATS cluster keeps (1, 3 or 5), used only when the bucket is created
+   * here. Default 1; use 3 on a cluster, so that losing one server loses no acknowledged write.
+   */
+  replicas?: number;
   /** Drop the messages a snapshot covers. Default **true**: a session must fit one NATS message. */
   pruneCompacted?: boolean;
   /** @deprecated see `NatsMemoryOptions.summarization`. */
@@ -104,7 +109,11 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
   try {
     const js = nc.jetstream({ timeout: timeoutMs });
     kv = await natsRequest(`open bucket "${options.bucket}"`, null, () =>
-      js.views.kv(options.bucket, { history: 1, timeout: timeoutMs }),
+      js.views.kv(options.bucket, {
+        history: 1,
+        timeout: timeoutMs,
+        ...(options.replicas ? { replicas: options.replicas } : {}),
+      }),
     );
     const jsm = await natsRequest('open JetStream', null, () =>
       nc.jetstreamManager({ timeout: timeoutMs, checkAPI: false }),

@@ -252,6 +252,23 @@ describe('NatsMemory', () => {
     );
   });
 
+  it('combines saves of separate instances open on one session in one process (one queue per session)', async () => {
+    const id = newId();
+    await (await NatsMemory.open(kv, id)).save([userMessage('start')]);
+    const before = (await kv.get(id))!.revision;
+    const instances = await Promise.all(Array.from({ length: 10 }, () => backend.open(id)));
+    await Promise.all(
+      instances.map((memory, c) =>
+        memory.save([userMessage(`i${c}-q`), assistantMessage(`i${c}-a`)]),
+      ),
+    );
+    expect((await kv.get(id))!.revision - before).toBeLessThanOrEqual(2);
+    const got = texts(await instances[0]!.retrieve());
+    expect(got.slice(1)).toEqual(
+      Array.from({ length: 10 }, (_, c) => [`i${c}-q`, `i${c}-a`]).flat(),
+    );
+  });
+
   it("answers each caller of a combined write with its own outcome: one caller's conflict or oversized batch fails alone", async () => {
     const id = newId();
     const memory = await NatsMemory.open(kv, id, { maxPayload: 4096 });

@@ -1,34 +1,22 @@
 import type { KV } from 'nats';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
-import { deepFreeze } from '../core/deep-freeze';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
-import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
-import { isWrongLastSequence, natsRequest } from './nats-request.error';
-import { WriteQueue, type PendingChange } from './nats-write.queue';
+import { natsRequest } from './nats-request.error';
+import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {
-  encodeSessionValue,
-  loadedSession,
-  sessionInfoOf,
-  type LoadedSession,
-} from './nats-session-value';
-import {
-  DEFAULT_MAX_PAYLOAD_BYTES,
-  bucketMaxValueSize,
-  connectionMaxPayload,
-  effectiveLimit,
-  writeSizeBytes,
-} from './nats-size-limit';
+  DEFAULT_WRITE_BUDGET_MS,
+  withSessionWriter,
+  type KnownSession,
+  type NatsSessionWriter,
+  type SessionWriterOptions,
+} from './nats-session.writer';
 
-/** Default time a write keeps retrying lost compare-and-swap races, in milliseconds. */
-export const DEFAULT_WRITE_BUDGET_MS = 10_000;
-/** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
-const BACKOFF_BASE_MS = 4;
-const BACKOFF_CAP_MS = 250;
+export { DEFAULT_WRITE_BUDGET_MS } from './nats-session.writer';
 
 export interface NatsMemoryOptions {
   /** Drop the messages a snapshot covers when it is saved. Default **true**: a session must fit one NATS message. */
@@ -53,12 +41,6 @@ export interface NatsMemoryOptions {
   writeBudgetMs?: number;
   /** Clock for snapshot times (`updatedAt` is the KV entry's server time). */
   now?: () => Date;
-}
-
-/** The state this instance last read or wrote, with its revision: a save tries it first. */
-interface Known {
-  revision: number;
-  doc: SessionDocument;
 }
 
 /**
@@ -88,12 +70,9 @@ interface Known {
  * unreachable is ambiguous: the client may deliver it once it reconnects.
  */
 export class NatsMemory extends DocumentStore {
-  private known: Known | null = null;
-  /** The last batch lost a race to another process: the next one starts from a fresh read. */
-  private contended = false;
-  private readonly writes = new WriteQueue((batch) => this.commit(batch));
-  private maxValueSize: number | null | undefined;
-  private readonly writeBudgetMs: number;
+  /** What this instance last read or wrote: seeds the process's writer of the session. */
+  private known: KnownSession | null = null;
+  private readonly writerOptions: SessionWriterOptions;
 
   private constructor(
     /** The bucket's KV handle. */
@@ -107,13 +86,17 @@ export class NatsMemory extends DocumentStore {
       summarization: opts.summarization,
       now: opts.now ?? (() => new Date()),
     });
-    this.maxValueSize = opts.maxValueSize;
-    this.writeBudgetMs = opts.writeBudgetMs ?? DEFAULT_WRITE_BUDGET_MS;
-    if (!(this.writeBudgetMs >= 0)) {
+    const writeBudgetMs = opts.writeBudgetMs ?? DEFAULT_WRITE_BUDGET_MS;
+    if (!(writeBudgetMs >= 0)) {
       throw new RangeError(
-        `writeBudgetMs must be a number of milliseconds >= 0, got ${this.writeBudgetMs}`,
+        `writeBudgetMs must be a number of milliseconds >= 0, got ${writeBudgetMs}`,
       );
     }
+    this.writerOptions = {
+      writeBudgetMs,
+      maxPayload: opts.maxPayload,
+      maxValueSize: opts.maxValueSize,
+    };
   }
 
   /**
@@ -139,187 +122,39 @@ export class NatsMemory extends DocumentStore {
   /** Purges the key (also a corrupt value): the session is then as if new. */
   async clear(opts?: CallOptions): Promise<void> {
     throwIfAborted(opts);
-    await this.writes.exclusive(async () => {
-      await natsRequest('clear', this.sessionId, () => this.kv.purge(this.sessionId));
-      this.known = null;
-    });
+    await this.withWriter((writer) =>
+      writer.exclusive(async () => {
+        await natsRequest('clear', this.sessionId, () => this.kv.purge(this.sessionId));
+        writer.known = null;
+      }),
+    );
   }
 
   /** The key as it is now, decoded; remembered as the base of the next save. */
   protected async load(): Promise<SessionDocument> {
-    return (await this.loadSession()).doc;
-  }
-
-  private async loadSession(): Promise<LoadedSession> {
-    const entry = await natsRequest('read', this.sessionId, () => this.kv.get(this.sessionId));
-    const loaded = loadedSession(this.sessionId, entry);
-    const doc = deepFreeze(loaded.doc);
-    this.known = { revision: loaded.revision, doc };
-    return { ...loaded, doc };
+    return this.withWriter(async (writer) => (await writer.loadSession()).doc);
   }
 
   /**
-   * Queues `change` for the next group commit. `change` returning null writes nothing. Only a lost
-   * race is retried; `change`'s own errors (conflicts, invalid cursors), a corrupt value and a
-   * value over the limit are thrown to that caller alone, decided on a fresh read.
+   * Queues `change` for the process's next group commit on this session. `change` returning null
+   * writes nothing. Only a lost race is retried; `change`'s own errors (conflicts, invalid
+   * cursors), a corrupt value and a value over the limit are thrown to that caller alone, decided
+   * on a fresh read.
    * @returns the document right after this change, or null when it wrote nothing.
    */
   protected update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
-    return this.writes.change(change, opts);
+    return this.withWriter((writer) => writer.change(change, opts));
   }
 
-  /**
-   * Writes one batch with one compare-and-swap and settles every caller in it. The first try
-   * applies the batch to what this instance last saw; any doubt (an error of a change, a size over
-   * the limit, a lost race) is decided again on a fresh read.
-   */
-  private async commit(batch: PendingChange[]): Promise<void> {
-    const started = performance.now();
-    let live = batch;
-    const fail = (error: unknown) => {
-      for (const pending of live) pending.reject(error);
-    };
-    // The first try is on what this instance last saw; later ones on a fresh read.
-    let base: Known | null = this.contended ? null : this.known;
-    let tentative = base !== null;
-    this.contended = false;
-    for (let lost = 0; ;) {
-      live = live.filter((pending) => {
-        if (!pending.opts?.signal?.aborted) return true;
-        pending.reject(pending.opts.signal.reason ?? new Error('the write was aborted'));
-        return false;
-      });
-      if (live.length === 0) return;
+  /** Runs `fn` with the process's writer of this session, sharing what this instance last saw. */
+  private withWriter<T>(fn: (writer: NatsSessionWriter) => Promise<T>): Promise<T> {
+    return withSessionWriter(this.kv, this.sessionId, this.writerOptions, async (writer) => {
+      if (!writer.known && this.known) writer.known = this.known;
       try {
-        if (base === null) base = await this.loadSession();
-        const limit = await this.limitBytes();
-        const plan = planBatch(base.doc, live, base.revision, limit, this.sessionId, !tentative);
-        if (tentative && (plan.doubtful || plan.value === null)) {
-          base = null;
-          tentative = false;
-          continue;
-        }
-        if (plan.value === null) return settle(live, plan.outcomes);
-        if (await this.tryWrite(base.revision, plan.value, plan.doc)) {
-          return settle(live, plan.outcomes);
-        }
-      } catch (error) {
-        return fail(error);
+        return await fn(writer);
+      } finally {
+        this.known = writer.known;
       }
-      base = null;
-      if (tentative) {
-        // What this instance saw was stale: not contention yet, reload at once.
-        tentative = false;
-        continue;
-      }
-      lost++;
-      this.contended = true;
-      if (performance.now() - started >= this.writeBudgetMs) {
-        return fail(new ConcurrentUpdateError(this.sessionId, lost));
-      }
-      await backoff(lost);
-    }
+    });
   }
-
-  /** One compare-and-swap write. False when another writer changed the key first. */
-  private async tryWrite(
-    revision: number,
-    value: Uint8Array,
-    doc: SessionDocument,
-  ): Promise<boolean> {
-    try {
-      const written = await natsRequest('write', this.sessionId, () =>
-        revision === 0
-          ? this.kv.create(this.sessionId, value)
-          : this.kv.update(this.sessionId, value, revision),
-      );
-      this.known = { revision: written, doc: deepFreeze(doc) };
-      return true;
-    } catch (error) {
-      if (isWrongLastSequence(error)) return false;
-      throw error;
-    }
-  }
-
-  private async limitBytes(): Promise<number> {
-    if (this.maxValueSize === undefined) {
-      const read = await natsRequest('read the bucket status', this.sessionId, () =>
-        bucketMaxValueSize(this.kv),
-      );
-      this.maxValueSize = read ?? null;
-    }
-    const maxPayload =
-      this.opts.maxPayload ?? connectionMaxPayload(this.kv) ?? DEFAULT_MAX_PAYLOAD_BYTES;
-    return effectiveLimit(maxPayload, this.maxValueSize ?? undefined);
-  }
-}
-
-/** What one batch does to a document: per caller its document or error, and the value to write. */
-interface BatchPlan {
-  outcomes: Array<{ doc: SessionDocument | null } | { error: unknown }>;
-  doc: SessionDocument;
-  /** Null when no change in the batch changed the document. */
-  value: Uint8Array | null;
-  /** A change threw or made the value too large: not to be trusted on a stale read. */
-  doubtful: boolean;
-}
-
-/**
- * Applies the batch's changes in order to `doc`. A change that throws, or that makes the value
- * exceed `limit` (checked only when the whole batch does not fit), is left out and answered with
- * its error; the others still apply.
- */
-function planBatch(
-  doc: SessionDocument,
-  batch: readonly PendingChange[],
-  revision: number,
-  limit: number,
-  session: string,
-  final: boolean,
-): BatchPlan {
-  const apply = (checkEach: boolean): BatchPlan => {
-    const outcomes: BatchPlan['outcomes'] = [];
-    let current = doc;
-    let doubtful = false;
-    for (const pending of batch) {
-      let next: SessionDocument | null;
-      try {
-        next = pending.change(current);
-      } catch (error) {
-        outcomes.push({ error });
-        doubtful = true;
-        continue;
-      }
-      if (next !== null && checkEach) {
-        const size = writeSizeBytes(encodeSessionValue(next).length, revision);
-        if (size > limit) {
-          outcomes.push({ error: new SessionTooLargeError(session, size, limit) });
-          doubtful = true;
-          continue;
-        }
-      }
-      if (next !== null) current = next;
-      outcomes.push({ doc: next });
-    }
-    const value = current === doc ? null : encodeSessionValue(current);
-    return { outcomes, doc: current, value, doubtful };
-  };
-  const whole = apply(false);
-  if (whole.value === null || writeSizeBytes(whole.value.length, revision) <= limit) return whole;
-  if (!final) return { ...whole, doubtful: true };
-  return apply(true);
-}
-
-function settle(batch: readonly PendingChange[], outcomes: BatchPlan['outcomes']): void {
-  batch.forEach((pending, i) => {
-    const outcome = outcomes[i]!;
-    if ('error' in outcome) pending.reject(outcome.error);
-    else pending.resolve(outcome.doc);
-  });
-}
-
-/** Full jitter: a random wait up to `BASE * 2^(retry-1)`, capped. */
-function backoff(retry: number): Promise<void> {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }
