@@ -121,8 +121,9 @@ export class NatsSessionWriter {
           return settle(live, plan.outcomes);
         }
       } catch (error) {
-        // No JetStream server took the request (a stream leader being elected): nothing was
-        // stored, so it is retried like a lost race; anything else fails the batch.
+        // A read or write no JetStream server took (a stream leader being elected) stored
+        // nothing: retried like a lost race. Anything else, a timeout included (the server may
+        // be gone: fail within the request timeout), fails the batch.
         if (!noResponders(error) || performance.now() - started >= this.opts.writeBudgetMs) {
           return fail(error);
         }
