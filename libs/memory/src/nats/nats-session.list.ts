@@ -8,7 +8,12 @@ import {
 import type { ListSessionsQuery, SessionInfo, SessionPage } from '../core/backend.interface';
 import { CorruptSessionError } from '../core/errors';
 import { isValidSessionId } from '../core/session-id';
-import { listLimit, matchesSearch } from '../core/session-list';
+import {
+  compareNewestFirst,
+  decodeListToken,
+  listLimit,
+  matchesSearch,
+} from '../core/session-list';
 import { natsRequest } from './nats-request.error';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
 
@@ -44,14 +49,18 @@ interface Found {
  * the order the server stored them. The `next` token is the sequence of the page's last session,
  * so it stays valid while sessions are written: a session written after the token was made moves
  * above it and is not repeated on later pages.
- * @throws RangeError when `after` is not a token of this list or `limit` is out of range.
+ * @throws the core's list-query error (`decodeListToken`, `listLimit`) when `after` is not a token
+ *   of a list or `limit` is out of range.
  */
 export async function listNatsSessions(
   source: NatsListSource,
   q: ListSessionsQuery,
 ): Promise<SessionPage> {
-  const limit = listLimit(q);
-  const after = q.after === undefined ? null : decodeNatsListToken(q.after);
+  // This list's tokens are stream sequences; the core checks the rest of the query.
+  const limit = listLimit({ ...q, after: undefined });
+  const after = q.after === undefined || q.after === null ? null : natsTokenSequence(q.after);
+  // A token in the core's keyset form (`updatedAt`, `id`) is honoured by filtering from the end.
+  const position = q.after && after === null ? decodeListToken(q.after) : null;
   const stream = `KV_${source.bucket}`;
   const prefix = `$KV.${source.bucket}.`;
   const info = await natsRequest('read the bucket stream', null, () =>
@@ -75,7 +84,9 @@ export async function listNatsSessions(
       if (seen.has(key)) continue;
       seen.add(key);
       const session = await listable(source, key, msg, keepsHistory);
-      if (session && matchesSearch(session, q.search)) found.push({ info: session, seq: msg.seq });
+      if (!session || !matchesSearch(session, q.search)) continue;
+      if (position && compareNewestFirst(session, position) <= 0) continue;
+      found.push({ info: session, seq: msg.seq });
     }
     high = low - 1;
     window *= 2;
@@ -166,13 +177,13 @@ function encodeNatsListToken(seq: number): string {
   return Buffer.from(JSON.stringify(['nats', seq])).toString('base64url');
 }
 
-/** @throws RangeError when the token was not made by this list. */
-function decodeNatsListToken(token: string): number {
+/** The stream sequence a token of this list stands for; null when it is not one. */
+function natsTokenSequence(token: string): number | null {
   try {
     const [kind, seq] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
     if (kind === 'nats' && Number.isSafeInteger(seq) && (seq as number) > 0) return seq as number;
   } catch {
-    // fall through to the error below
+    // not one of ours
   }
-  throw new RangeError(`"after" is not a page token returned by list: ${JSON.stringify(token)}`);
+  return null;
 }

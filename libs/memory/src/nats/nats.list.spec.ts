@@ -151,12 +151,15 @@ describe('NATS session list', () => {
     expect(await listAll(backend, 1)).toEqual([ids[3], ids[1], ids[2], ids[0]]);
   });
 
-  it('refuses a token it did not make', async () => {
+  it('refuses a token no list made, and honours a keyset token of the core form', async () => {
     const backend = await freshBackend();
-    await expect(backend.list({ after: 'nonsense' })).rejects.toThrow(RangeError);
-    const foreign = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 'x'])).toString(
-      'base64url',
-    );
-    await expect(backend.list({ after: foreign })).rejects.toThrow(/page token/);
+    const ids = await seed(backend, prefix(), 5);
+    await expect(backend.list({ after: 'nonsense' })).rejects.toThrow(/page token/);
+    const forged = Buffer.from(JSON.stringify(['nats', -1])).toString('base64url');
+    await expect(backend.list({ after: forged })).rejects.toThrow(/page token/);
+    const third = (await backend.inspect(ids[2]!))!;
+    const keyset = Buffer.from(JSON.stringify([third.updatedAt, third.id])).toString('base64url');
+    const page = await backend.list({ after: keyset });
+    expect(page.items.map((i) => i.id)).toEqual([ids[1], ids[0]].filter((id) => id !== undefined));
   });
 });
