@@ -26,7 +26,10 @@ const encoder = new TextEncoder();
  * writes them (Go field names). An empty value or JSON `null` is an empty session.
  * @throws CorruptSessionError naming `session` when the value does not decode.
  */
-export function loadedSession(session: string, entry: KvEntry | null): LoadedSession {
+export function loadedSession(
+  session: string,
+  entry: Pick<KvEntry, 'operation' | 'value' | 'revision' | 'created'> | null,
+): LoadedSession {
   if (!entry) return { doc: EMPTY_DOCUMENT, revision: 0, exists: false, updatedAt: null };
   if (entry.operation !== 'PUT') {
     return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
@@ -37,9 +40,14 @@ export function loadedSession(session: string, entry: KvEntry | null): LoadedSes
     : { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
 }
 
-/** The KV value of a document: always the JSON envelope (messages, saved, snapshot, meta). */
+/**
+ * The KV value of a document, compact JSON: the plain array of messages while the session is only
+ * a complete log (no snapshot, no metadata, nothing pruned), which is exactly what Phero decodes;
+ * else the object `{ messages, snapshot, meta, saved }`. A session goes back to the array once its
+ * metadata is removed (a snapshot stays until `clear`).
+ */
 export function encodeSessionValue(doc: SessionDocument): Uint8Array {
-  return encoder.encode(JSON.stringify(encodeDocument(doc, { alwaysObject: true })));
+  return encoder.encode(JSON.stringify(encodeDocument(doc)));
 }
 
 /** What a session list shows; null when the key holds no session. */

@@ -3,14 +3,23 @@ import type { KV, NatsConnection } from 'nats';
 /** NATS's default `max_payload`: the limit used when neither an override nor the connection says. */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
 
-const HEADER_NAME = 'Nats-Expected-Last-Subject-Sequence';
+/** The message id of a compare-and-swap of `key` on `revision` (the server drops a second one). */
+export function casMessageId(key: string, revision: number): string {
+  return `${key}@${revision}`;
+}
 
 /**
- * Bytes of one compare-and-swap write as the client and server count them: the value plus the
- * header block carrying the expected revision (`NATS/1.0\r\n<name>: <rev>\r\n\r\n`).
+ * Bytes of one compare-and-swap write of `key` as the client and server count them: the value
+ * plus the header block carrying the expected revision and the message id
+ * (`NATS/1.0\r\n<name>: <value>\r\n…\r\n`).
  */
-export function writeSizeBytes(valueBytes: number, revision: number): number {
-  return valueBytes + `NATS/1.0\r\n${HEADER_NAME}: ${revision}\r\n\r\n`.length;
+export function writeSizeBytes(valueBytes: number, revision: number, key: string): number {
+  const block =
+    'NATS/1.0\r\n' +
+    `Nats-Expected-Last-Subject-Sequence: ${revision}\r\n` +
+    `Nats-Msg-Id: ${casMessageId(key, revision)}\r\n` +
+    '\r\n';
+  return valueBytes + Buffer.byteLength(block);
 }
 
 /**

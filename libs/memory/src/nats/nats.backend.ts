@@ -1,11 +1,10 @@
 import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConnection } from 'nats';
-import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
-import { CorruptSessionError } from '../core/errors';
+import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
-import { listByReadingEach } from '../core/session-list';
 import { NatsRequestError, natsRequest } from './nats-request.error';
 import { bucketMaxValueSize } from './nats-size-limit';
+import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
 
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
@@ -15,6 +14,11 @@ export const DEFAULT_NATS_TIMEOUT_MS = 5000;
 interface NatsBackendCommonOptions {
   /** The KV bucket holding one key per session; created (history 1) when missing, else bound. */
   bucket: string;
+  /**
+   * Copies of the bucket a NATS cluster keeps (1, 3 or 5), used only when the bucket is created
+   * here. Default 1; use 3 on a cluster, so that losing one server loses no acknowledged write.
+   */
+  replicas?: number;
   /** Drop the messages a snapshot covers. Default **true**: a session must fit one NATS message. */
   pruneCompacted?: boolean;
   /** @deprecated see `NatsMemoryOptions.summarization`. */
@@ -101,12 +105,20 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     ));
   let kv: KV;
   let maxValueSize: number | null;
+  let listSource: NatsListSource;
   try {
+    const js = nc.jetstream({ timeout: timeoutMs });
     kv = await natsRequest(`open bucket "${options.bucket}"`, null, () =>
-      nc
-        .jetstream({ timeout: timeoutMs })
-        .views.kv(options.bucket, { history: 1, timeout: timeoutMs }),
+      js.views.kv(options.bucket, {
+        history: 1,
+        timeout: timeoutMs,
+        ...(options.replicas ? { replicas: options.replicas } : {}),
+      }),
     );
+    const jsm = await natsRequest('open JetStream', null, () =>
+      nc.jetstreamManager({ timeout: timeoutMs, checkAPI: false }),
+    );
+    listSource = { kv, js, jsm, bucket: options.bucket, timeoutMs };
     maxValueSize =
       (await natsRequest('read the bucket status', null, () => bucketMaxValueSize(kv))) ?? null;
   } catch (error) {
@@ -121,15 +133,6 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       maxValueSize,
       now: options.now,
     });
-
-  async function readListable(sessionId: string): Promise<SessionInfo | null> {
-    try {
-      return await NatsMemory.inspect(kv, sessionId);
-    } catch (error) {
-      if (error instanceof CorruptSessionError) return null;
-      throw error;
-    }
-  }
 
   async function status(): Promise<NatsBackendStatus> {
     if (nc.isClosed())
@@ -155,12 +158,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       return open(sessionId);
     },
     async list(q) {
-      const keys = await natsRequest('list keys', null, async () => {
-        const found: string[] = [];
-        for await (const key of await kv.keys()) found.push(key);
-        return found;
-      });
-      return listByReadingEach(keys, readListable, q);
+      return listNatsSessions(listSource, q);
     },
     async inspect(sessionId) {
       return NatsMemory.inspect(kv, sessionId);

@@ -11,14 +11,17 @@ import {
 
 const MiB = 1024 * 1024;
 let counter = 0;
-const newId = () => `size-${process.pid}-${++counter}`;
+/** Ids of one length, so that every first write carries a header of the same size. */
+const newId = () => `size-${process.pid}-${String(++counter).padStart(3, '0')}`;
 
-/** Bytes of a first write (`kv.create`) of a session holding `messages`: value plus the revision header. */
+/**
+ * Bytes of a first write of a session holding `messages`: the value plus the header block with
+ * the expected revision (0) and the message id (`<key>@0`), for a key as long as {@link newId}'s.
+ */
 function firstWriteBytes(messages: Message[]): number {
-  const value = JSON.stringify(
-    encodeDocument(appendToDocument(EMPTY_DOCUMENT, messages), { alwaysObject: true }),
-  );
-  const header = 'NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 0\r\n\r\n';
+  const value = JSON.stringify(encodeDocument(appendToDocument(EMPTY_DOCUMENT, messages)));
+  const key = `size-${process.pid}-000`;
+  const header = `NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 0\r\nNats-Msg-Id: ${key}@0\r\n\r\n`;
   return Buffer.byteLength(value) + header.length;
 }
 

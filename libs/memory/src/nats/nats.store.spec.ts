@@ -55,16 +55,72 @@ describe('NatsMemory', () => {
     await expect(NatsMemory.open(kv, 'a b')).rejects.toThrow(InvalidSessionIdError);
   });
 
-  it('stores one key per session, named by the id, holding the JSON envelope', async () => {
+  it('stores a plain session as the compact JSON array of its messages, what Phero decodes', async () => {
     const id = newId();
     const memory = await NatsMemory.open(kv, id);
     await memory.save(conversation(2));
+    await memory.save([userMessage('third')]);
+    const text = new TextDecoder().decode((await kv.get(id))!.value);
+    expect(text).toBe(JSON.stringify([...conversation(2), userMessage('third')]));
+    const parsed = JSON.parse(text) as unknown[];
+    expect(Array.isArray(parsed)).toBe(true);
+    expect(parsed).toHaveLength(3);
+    for (const element of parsed) expect(element).toMatchObject({ role: expect.any(String) });
+  });
+
+  it('switches to the object form for metadata or a snapshot, and back to the array when the metadata is gone', async () => {
+    const id = newId();
+    const memory = await NatsMemory.open(kv, id);
+    await memory.save(conversation(4));
+    await memory.setMeta('title', 'Plan');
     expect(await storedJson(id)).toEqual({
-      messages: conversation(2),
-      saved: 2,
+      messages: conversation(4),
+      saved: 4,
       snapshot: null,
-      meta: {},
+      meta: { title: 'Plan' },
     });
+    await memory.setMeta('title', '');
+    expect(await storedJson(id)).toEqual(conversation(4));
+
+    await memory.saveSnapshot({ summary: 'first two' }, 2, null);
+    expect(await storedJson(id)).toMatchObject({
+      messages: conversation(4).slice(2),
+      saved: 4,
+      snapshot: { summary: 'first two', upTo: 2 },
+    });
+    await memory.clear();
+    await memory.save([userMessage('fresh')]);
+    expect(await storedJson(id)).toEqual([userMessage('fresh')]);
+  });
+
+  it('loads and lists a value written by Phero itself (every Go field, null lists), and appends keeping it an array', async () => {
+    const id = newId();
+    const phero = readFileSync(join(fixtures, 'phero-written-session.json'));
+    await kv.put(id, phero);
+    const memory = await NatsMemory.open(kv, id);
+    const loaded = await memory.retrieve();
+    expect(loaded).toHaveLength(9);
+    expect(loaded.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'assistant',
+    ]);
+    expect(loaded[1]).toMatchObject({ name: 'bob' });
+    expect(loaded[8]!.parts).toEqual([]);
+    expect(await backend.inspect(id)).toMatchObject({ id, messages: 9, stored: 9, meta: {} });
+    expect((await backend.list({ search: id })).items.map((i) => i.id)).toEqual([id]);
+
+    await memory.save([userMessage('from us')]);
+    const after = await storedJson(id);
+    expect(Array.isArray(after)).toBe(true);
+    expect(after).toHaveLength(10);
+    expect(after.slice(0, 9)).toEqual(loaded);
   });
 
   it('loads a plain array written by Phero, and an object with Go field names', async () => {
@@ -73,7 +129,7 @@ describe('NatsMemory', () => {
     const loaded = await tools.retrieve();
     expect(loaded.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
     await tools.save([userMessage('and now?')]);
-    expect(await storedJson(tools.sessionId)).toMatchObject({ saved: 6, snapshot: null });
+    expect(await storedJson(tools.sessionId)).toHaveLength(6);
     expect((await tools.retrieve()).slice(0, 5)).toEqual(loaded);
 
     const snap = await NatsMemory.open(kv, newId());
@@ -133,19 +189,115 @@ describe('NatsMemory', () => {
     expect(texts(await memory.retrieve())).toEqual(['mine-1', 'theirs', 'mine-2']);
   });
 
-  it('gives up with ConcurrentUpdateError after 5 lost races, storing nothing', async () => {
+  it('gives up with ConcurrentUpdateError only once its write budget is spent, storing nothing', async () => {
     const id = newId();
     let rivalWrites = 0;
     const rivalValue = () => JSON.stringify([userMessage(`rival-${++rivalWrites}`)]);
     await kv.put(id, JSON.stringify([userMessage('rival-0')]));
-    const memory = await NatsMemory.open(kvWithRival(id, rivalValue), id);
+    const memory = await NatsMemory.open(kvWithRival(id, rivalValue), id, { writeBudgetMs: 40 });
     const error = await memory
       .save([userMessage('lost'), assistantMessage('lost too')])
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConcurrentUpdateError);
-    expect(error).toMatchObject({ session: id, attempts: 5 });
-    expect(rivalWrites).toBe(5);
-    expect(texts(await (await NatsMemory.open(kv, id)).retrieve())).toEqual(['rival-5']);
+    expect(error).toMatchObject({ session: id, code: 'CONCURRENT_UPDATE' });
+    expect(rivalWrites).toBe((error as ConcurrentUpdateError).attempts);
+    expect(texts(await (await NatsMemory.open(kv, id)).retrieve())).toEqual([
+      `rival-${rivalWrites}`,
+    ]);
+  });
+
+  it('keeps retrying within the budget: a rival that wins 20 races in a row does not refuse the write', async () => {
+    const id = newId();
+    let rivalWrites = 0;
+    await kv.put(id, JSON.stringify([userMessage('rival-0')]));
+    const rival = new Proxy(kv, {
+      get(target, prop, receiver) {
+        if (prop !== 'get') return Reflect.get(target, prop, receiver);
+        return async (k: string) => {
+          const entry = await target.get(k);
+          if (rivalWrites < 20) {
+            await target.put(k, JSON.stringify([userMessage(`rival-${++rivalWrites}`)]));
+          }
+          return entry;
+        };
+      },
+    });
+    const memory = await NatsMemory.open(rival, id);
+    await memory.save([userMessage('mine'), assistantMessage('mine too')]);
+    expect(rivalWrites).toBe(20);
+    expect(texts(await (await NatsMemory.open(kv, id)).retrieve())).toEqual([
+      'rival-20',
+      'mine',
+      'mine too',
+    ]);
+  });
+
+  it('combines the saves waiting in one process into one compare-and-swap, each caller contiguous and in order', async () => {
+    const id = newId();
+    const memory = await NatsMemory.open(kv, id);
+    await memory.save([userMessage('start')]);
+    const before = (await kv.get(id))!.revision;
+    const callers = 20;
+    await Promise.all(
+      Array.from({ length: callers }, (_, c) =>
+        memory.save([userMessage(`c${c}-q`), assistantMessage(`c${c}-a`)]),
+      ),
+    );
+    const revisions = (await kv.get(id))!.revision - before;
+    expect(revisions).toBeLessThanOrEqual(2);
+    const got = texts(await memory.retrieve());
+    expect(got).toHaveLength(1 + 2 * callers);
+    expect(got.slice(1)).toEqual(
+      Array.from({ length: callers }, (_, c) => [`c${c}-q`, `c${c}-a`]).flat(),
+    );
+  });
+
+  it('combines saves of separate instances open on one session in one process (one queue per session)', async () => {
+    const id = newId();
+    await (await NatsMemory.open(kv, id)).save([userMessage('start')]);
+    const before = (await kv.get(id))!.revision;
+    const instances = await Promise.all(Array.from({ length: 10 }, () => backend.open(id)));
+    await Promise.all(
+      instances.map((memory, c) =>
+        memory.save([userMessage(`i${c}-q`), assistantMessage(`i${c}-a`)]),
+      ),
+    );
+    expect((await kv.get(id))!.revision - before).toBeLessThanOrEqual(2);
+    const got = texts(await instances[0]!.retrieve());
+    expect(got.slice(1)).toEqual(
+      Array.from({ length: 10 }, (_, c) => [`i${c}-q`, `i${c}-a`]).flat(),
+    );
+  });
+
+  it("answers each caller of a combined write with its own outcome: one caller's conflict or oversized batch fails alone", async () => {
+    const id = newId();
+    const memory = await NatsMemory.open(kv, id, { maxPayload: 4096 });
+    await memory.save(conversation(4));
+    const outcomes = await Promise.allSettled([
+      memory.save([userMessage('first')]),
+      memory.saveSnapshot({ summary: 'stale' }, 2, {
+        summary: 'none',
+        upTo: 1,
+        createdAt: new Date().toISOString(),
+      }),
+      memory.save([userMessage('x'.repeat(5000))]),
+      memory.save([userMessage('second')]),
+      memory.setMeta('title', 'kept'),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(SnapshotConflictError);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({
+      code: 'SESSION_TOO_LARGE',
+      limit: 4096,
+    });
+    expect(texts(await memory.retrieve()).slice(4)).toEqual(['first', 'second']);
+    expect(await memory.meta()).toEqual({ title: 'kept' });
   });
 
   it('decides a snapshot conflict on the stored state, not on what this instance saw last', async () => {

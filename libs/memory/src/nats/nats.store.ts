@@ -1,32 +1,22 @@
 import type { KV } from 'nats';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
-import { deepFreeze } from '../core/deep-freeze';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
-import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
-import { isWrongLastSequence, natsRequest } from './nats-request.error';
+import { natsRequest } from './nats-request.error';
+import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {
-  encodeSessionValue,
-  loadedSession,
-  sessionInfoOf,
-  type LoadedSession,
-} from './nats-session-value';
-import {
-  DEFAULT_MAX_PAYLOAD_BYTES,
-  bucketMaxValueSize,
-  connectionMaxPayload,
-  effectiveLimit,
-  writeSizeBytes,
-} from './nats-size-limit';
+  DEFAULT_WRITE_BUDGET_MS,
+  withSessionWriter,
+  type KnownSession,
+  type NatsSessionWriter,
+  type SessionWriterOptions,
+} from './nats-session.writer';
 
-/** Compare-and-swap attempts on fresh reads before a write gives up with `ConcurrentUpdateError`. */
-export const NATS_WRITE_ATTEMPTS = 5;
-const BACKOFF_BASE_MS = 5;
-const BACKOFF_CAP_MS = 250;
+export { DEFAULT_WRITE_BUDGET_MS } from './nats-session.writer';
 
 export interface NatsMemoryOptions {
   /** Drop the messages a snapshot covers when it is saved. Default **true**: a session must fit one NATS message. */
@@ -43,30 +33,36 @@ export interface NatsMemoryOptions {
    * the first write. The backend passes the value it read once, saving a request per `open`.
    */
   maxValueSize?: number | null;
+  /**
+   * How long one write keeps retrying compare-and-swap races lost to other processes before it
+   * gives up with `ConcurrentUpdateError` (storing nothing), in milliseconds. Retries wait a random
+   * time (full jitter) that grows with each lost race. Default {@link DEFAULT_WRITE_BUDGET_MS}.
+   */
+  writeBudgetMs?: number;
   /** Clock for snapshot times (`updatedAt` is the KV entry's server time). */
   now?: () => Date;
 }
 
-/** The state this instance last read or wrote, with its revision: a save tries it first. */
-interface Known {
-  revision: number;
-  doc: SessionDocument;
-}
-
 /**
- * A session kept in one NATS JetStream KV key (the session id, used as is): the value is the JSON
- * envelope `{ messages, saved, snapshot, meta }`; plain JSON arrays of messages, as Phero writes
- * them, load as well. Several processes can share a session.
+ * A session kept in one NATS JetStream KV key (the session id, used as is). The value is compact
+ * JSON: the plain array of messages while the session has no snapshot and no metadata (what Phero
+ * reads and writes), else the object `{ messages, snapshot, meta, saved }`; both load, and so do
+ * Phero's values (Go field names, `null` lists, `null` after a clear). Several processes can share
+ * a session.
  *
  * Every write is a compare-and-swap on the key's revision (`kv.create` for a new key,
- * `kv.update(key, value, revision)` otherwise). On a lost race it reloads and retries, up to
- * {@link NATS_WRITE_ATTEMPTS} times with jittered exponential backoff, then throws
- * `ConcurrentUpdateError` having stored nothing. A save first tries the revision this instance
- * last saw (one round trip when nobody else wrote); that try does not count as an attempt.
+ * `kv.update(key, value, revision)` otherwise). Writes of one instance go through a queue: what
+ * waits while a write is in flight is combined into the next compare-and-swap (a group commit: one
+ * revision per batch, each caller's messages contiguous and in its order, each caller answered
+ * with its own result or error). A batch first tries the revision this instance last saw (one
+ * round trip when nobody else wrote); on a race lost to another process it reloads, reapplies and
+ * retries with full-jitter backoff for up to `writeBudgetMs`, then throws `ConcurrentUpdateError`
+ * having stored nothing.
  *
  * Size: a session must fit one NATS message. Before sending, the write's size (value plus the
  * header carrying the revision) is compared with the limit, the server's `max_payload` or the
- * bucket's max value size if smaller: over it, `SessionTooLargeError` and nothing is sent.
+ * bucket's max value size if smaller: over it, `SessionTooLargeError` for the change that made
+ * it too large, and nothing of that change is sent.
  *
  * A value that does not decode raises `CorruptSessionError`; writes never overwrite it, only
  * {@link clear} (which purges the key) does. Failures of the connection or server surface as
@@ -74,10 +70,9 @@ interface Known {
  * unreachable is ambiguous: the client may deliver it once it reconnects.
  */
 export class NatsMemory extends DocumentStore {
-  private known: Known | null = null;
-  /** Writes of this instance run one at a time: they would only lose races against each other. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private maxValueSize: number | null | undefined;
+  /** What this instance last read or wrote: seeds the process's writer of the session. */
+  private known: KnownSession | null = null;
+  private readonly writerOptions: SessionWriterOptions;
 
   private constructor(
     /** The bucket's KV handle. */
@@ -91,7 +86,17 @@ export class NatsMemory extends DocumentStore {
       summarization: opts.summarization,
       now: opts.now ?? (() => new Date()),
     });
-    this.maxValueSize = opts.maxValueSize;
+    const writeBudgetMs = opts.writeBudgetMs ?? DEFAULT_WRITE_BUDGET_MS;
+    if (!(writeBudgetMs >= 0)) {
+      throw new RangeError(
+        `writeBudgetMs must be a number of milliseconds >= 0, got ${writeBudgetMs}`,
+      );
+    }
+    this.writerOptions = {
+      writeBudgetMs,
+      maxPayload: opts.maxPayload,
+      maxValueSize: opts.maxValueSize,
+    };
   }
 
   /**
@@ -117,112 +122,39 @@ export class NatsMemory extends DocumentStore {
   /** Purges the key (also a corrupt value): the session is then as if new. */
   async clear(opts?: CallOptions): Promise<void> {
     throwIfAborted(opts);
-    const run = this.queue.then(async () => {
-      await natsRequest('clear', this.sessionId, () => this.kv.purge(this.sessionId));
-      this.known = null;
-    });
-    this.queue = run.catch(() => undefined);
-    await run;
+    await this.withWriter((writer) =>
+      writer.exclusive(async () => {
+        await natsRequest('clear', this.sessionId, () => this.kv.purge(this.sessionId));
+        writer.known = null;
+      }),
+    );
   }
 
   /** The key as it is now, decoded; remembered as the base of the next save. */
   protected async load(): Promise<SessionDocument> {
-    return (await this.loadSession()).doc;
-  }
-
-  private async loadSession(): Promise<LoadedSession> {
-    const entry = await natsRequest('read', this.sessionId, () => this.kv.get(this.sessionId));
-    const loaded = loadedSession(this.sessionId, entry);
-    const doc = deepFreeze(loaded.doc);
-    this.known = { revision: loaded.revision, doc };
-    return { ...loaded, doc };
+    return this.withWriter(async (writer) => (await writer.loadSession()).doc);
   }
 
   /**
-   * Queued compare-and-swap of `change` applied to the stored document. `change` returning null writes
-   * nothing. Only a lost race is retried; `change`'s own errors (conflicts, invalid cursors), a
-   * corrupt value and a value over the limit are thrown as they are, decided on a fresh read.
-   * @returns the document written, or null when nothing was.
+   * Queues `change` for the process's next group commit on this session. `change` returning null
+   * writes nothing. Only a lost race is retried; `change`'s own errors (conflicts, invalid
+   * cursors), a corrupt value and a value over the limit are thrown to that caller alone, decided
+   * on a fresh read.
+   * @returns the document right after this change, or null when it wrote nothing.
    */
   protected update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
-    const run = this.queue.then(() => this.compareAndSwap(change, opts));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.withWriter((writer) => writer.change(change, opts));
   }
 
-  private async compareAndSwap(
-    change: DocumentChange,
-    opts?: CallOptions,
-  ): Promise<SessionDocument | null> {
-    const known = this.known;
-    if (known) {
-      // A tentative write on what this instance last saw: anything but a clean success is
-      // decided again on a fresh read below, so a stale view never raises an error.
-      let next: SessionDocument | null = null;
+  /** Runs `fn` with the process's writer of this session, sharing what this instance last saw. */
+  private withWriter<T>(fn: (writer: NatsSessionWriter) => Promise<T>): Promise<T> {
+    return withSessionWriter(this.kv, this.sessionId, this.writerOptions, async (writer) => {
+      if (!writer.known && this.known) writer.known = this.known;
       try {
-        next = change(known.doc);
-      } catch {
-        next = null;
+        return await fn(writer);
+      } finally {
+        this.known = writer.known;
       }
-      if (next) {
-        const value = encodeSessionValue(next);
-        if (writeSizeBytes(value.length, known.revision) <= (await this.limitBytes())) {
-          throwIfAborted(opts);
-          if (await this.tryWrite(known.revision, value, next)) return this.known!.doc;
-        }
-      }
-    }
-    for (let attempt = 1; attempt <= NATS_WRITE_ATTEMPTS; attempt++) {
-      throwIfAborted(opts);
-      const { doc, revision } = await this.loadSession();
-      const next = change(doc);
-      if (next === null) return null;
-      const value = encodeSessionValue(next);
-      const size = writeSizeBytes(value.length, revision);
-      const limit = await this.limitBytes();
-      if (size > limit) throw new SessionTooLargeError(this.sessionId, size, limit);
-      throwIfAborted(opts);
-      if (await this.tryWrite(revision, value, next)) return this.known!.doc;
-      if (attempt < NATS_WRITE_ATTEMPTS) await backoff(attempt);
-    }
-    throw new ConcurrentUpdateError(this.sessionId, NATS_WRITE_ATTEMPTS);
+    });
   }
-
-  /** One compare-and-swap write. False when another writer changed the key first. */
-  private async tryWrite(
-    revision: number,
-    value: Uint8Array,
-    doc: SessionDocument,
-  ): Promise<boolean> {
-    try {
-      const written = await natsRequest('write', this.sessionId, () =>
-        revision === 0
-          ? this.kv.create(this.sessionId, value)
-          : this.kv.update(this.sessionId, value, revision),
-      );
-      this.known = { revision: written, doc: deepFreeze(doc) };
-      return true;
-    } catch (error) {
-      if (isWrongLastSequence(error)) return false;
-      throw error;
-    }
-  }
-
-  private async limitBytes(): Promise<number> {
-    if (this.maxValueSize === undefined) {
-      const read = await natsRequest('read the bucket status', this.sessionId, () =>
-        bucketMaxValueSize(this.kv),
-      );
-      this.maxValueSize = read ?? null;
-    }
-    const maxPayload =
-      this.opts.maxPayload ?? connectionMaxPayload(this.kv) ?? DEFAULT_MAX_PAYLOAD_BYTES;
-    return effectiveLimit(maxPayload, this.maxValueSize ?? undefined);
-  }
-}
-
-/** Full jitter: a random wait up to `base * 2^(attempt-1)`, capped. */
-function backoff(attempt: number): Promise<void> {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }

@@ -1,0 +1,310 @@
+import { ErrorCode, headers, type JetStreamClient, type KV, type MsgHdrs } from 'nats';
+import { deepFreeze } from '../core/deep-freeze';
+import type { DocumentChange } from '../core/document-store';
+import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
+import type { CallOptions } from '../core/memory.interface';
+import type { SessionDocument } from '../core/session-document';
+import { NatsRequestError, isWrongLastSequence, natsRequest } from './nats-request.error';
+import { encodeSessionValue, loadedSession, type LoadedSession } from './nats-session-value';
+import {
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  bucketMaxValueSize,
+  casMessageId,
+  connectionMaxPayload,
+  effectiveLimit,
+  writeSizeBytes,
+} from './nats-size-limit';
+import { WriteQueue, type PendingChange } from './nats-write.queue';
+
+/** Default time a write keeps retrying compare-and-swap races lost to other processes, in milliseconds. */
+export const DEFAULT_WRITE_BUDGET_MS = 10_000;
+/** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
+const BACKOFF_BASE_MS = 4;
+const BACKOFF_CAP_MS = 250;
+
+/** A revision of the session and its decoded document. */
+export interface KnownSession {
+  revision: number;
+  doc: SessionDocument;
+}
+
+export interface SessionWriterOptions {
+  /** See `NatsMemoryOptions.writeBudgetMs`. */
+  writeBudgetMs: number;
+  /** See `NatsMemoryOptions.maxPayload`. */
+  maxPayload?: number;
+  /** See `NatsMemoryOptions.maxValueSize`. */
+  maxValueSize?: number | null;
+}
+
+/** Where a session's writes go: the JetStream client behind the KV handle and the key's subject. */
+interface WriteTarget {
+  js: JetStreamClient;
+  subject: string;
+}
+
+/**
+ * The writes of one process to one session key (shared by every `NatsMemory` open on it through
+ * the same KV handle): a queue that combines the changes waiting into one compare-and-swap per
+ * batch (group commit), retried on lost races within a time budget.
+ */
+export class NatsSessionWriter {
+  /** What this process last read or wrote: the first base a batch tries. */
+  known: KnownSession | null = null;
+  /** The last batch lost a race to another process: the next one starts from a fresh read. */
+  private contended = false;
+  private readonly queue = new WriteQueue((batch) => this.commit(batch));
+  private maxValueSize: number | null | undefined;
+  private readonly target: WriteTarget;
+
+  constructor(
+    readonly kv: KV,
+    readonly sessionId: string,
+    private readonly opts: SessionWriterOptions,
+  ) {
+    this.maxValueSize = opts.maxValueSize;
+    this.target = writeTarget(kv, sessionId);
+  }
+
+  /** Queues `change`; resolves with the document right after it once its batch is written. */
+  change(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
+    return this.queue.change(change, opts);
+  }
+
+  /** Runs `run` alone in the write order (a `clear`). */
+  exclusive(run: () => Promise<void>): Promise<void> {
+    return this.queue.exclusive(run);
+  }
+
+  /** Reads the key now and remembers it as the base of the next batch. */
+  async loadSession(): Promise<LoadedSession> {
+    const entry = await natsRequest('read', this.sessionId, () => this.kv.get(this.sessionId));
+    const loaded = loadedSession(this.sessionId, entry);
+    const doc = deepFreeze(loaded.doc);
+    this.known = { revision: loaded.revision, doc };
+    return { ...loaded, doc };
+  }
+
+  /**
+   * Writes one batch with one compare-and-swap and settles every caller in it. The first try
+   * applies the batch to what this instance last saw; any doubt (an error of a change, a size over
+   * the limit, a lost race) is decided again on a fresh read.
+   */
+  private async commit(batch: PendingChange[]): Promise<void> {
+    const started = performance.now();
+    let live = batch;
+    const fail = (error: unknown) => {
+      for (const pending of live) pending.reject(error);
+    };
+    // The first try is on what this instance last saw; later ones on a fresh read.
+    let base: KnownSession | null = this.contended ? null : this.known;
+    let tentative = base !== null;
+    this.contended = false;
+    for (let lost = 0; ;) {
+      live = live.filter((pending) => {
+        if (!pending.opts?.signal?.aborted) return true;
+        pending.reject(pending.opts.signal.reason ?? new Error('the write was aborted'));
+        return false;
+      });
+      if (live.length === 0) return;
+      try {
+        if (base === null) base = await this.loadSession();
+        const limit = await this.limitBytes();
+        const plan = planBatch(base.doc, live, base.revision, limit, this.sessionId, !tentative);
+        if (tentative && (plan.doubtful || plan.value === null)) {
+          base = null;
+          tentative = false;
+          continue;
+        }
+        if (plan.value === null) return settle(live, plan.outcomes);
+        if (await this.tryWrite(base.revision, plan.value, plan.doc)) {
+          return settle(live, plan.outcomes);
+        }
+      } catch (error) {
+        // A read or write no JetStream server took (a stream leader being elected) stored
+        // nothing: retried like a lost race. Anything else, a timeout included (the server may
+        // be gone: fail within the request timeout), fails the batch.
+        if (!noResponders(error) || performance.now() - started >= this.opts.writeBudgetMs) {
+          return fail(error);
+        }
+        tentative = false;
+      }
+      base = null;
+      if (tentative) {
+        // What this instance saw was stale: not contention yet, reload at once.
+        tentative = false;
+        continue;
+      }
+      lost++;
+      this.contended = true;
+      if (performance.now() - started >= this.opts.writeBudgetMs) {
+        return fail(new ConcurrentUpdateError(this.sessionId, lost));
+      }
+      await backoff(lost);
+    }
+  }
+
+  /**
+   * One compare-and-swap write: a publish expecting the key's last revision, with a message id made
+   * of the key and that revision. False when another writer changed the key first, also when the
+   * server took another write on the same revision first (it answers that one as a duplicate): a
+   * replicated bucket on nats-server before 2.9.21 does not enforce the expected revision alone
+   * (nats-io/nats-server#4320), the message id makes it hold there too.
+   */
+  private async tryWrite(
+    revision: number,
+    value: Uint8Array,
+    doc: SessionDocument,
+  ): Promise<boolean> {
+    try {
+      const ack = await natsRequest('write', this.sessionId, () =>
+        this.target.js.publish(this.target.subject, value, {
+          headers: expectRevisionHeaders(revision),
+          msgID: casMessageId(this.sessionId, revision),
+        }),
+      );
+      if (ack.duplicate) return false;
+      this.known = { revision: ack.seq, doc: deepFreeze(doc) };
+      return true;
+    } catch (error) {
+      if (isWrongLastSequence(error)) return false;
+      throw error;
+    }
+  }
+
+  private async limitBytes(): Promise<number> {
+    if (this.maxValueSize === undefined) {
+      const read = await natsRequest('read the bucket status', this.sessionId, () =>
+        bucketMaxValueSize(this.kv),
+      );
+      this.maxValueSize = read ?? null;
+    }
+    const maxPayload =
+      this.opts.maxPayload ?? connectionMaxPayload(this.kv) ?? DEFAULT_MAX_PAYLOAD_BYTES;
+    return effectiveLimit(maxPayload, this.maxValueSize ?? undefined);
+  }
+}
+
+/** What one batch does to a document: per caller its document or error, and the value to write. */
+interface BatchPlan {
+  outcomes: Array<{ doc: SessionDocument | null } | { error: unknown }>;
+  doc: SessionDocument;
+  /** Null when no change in the batch changed the document. */
+  value: Uint8Array | null;
+  /** A change threw or made the value too large: not to be trusted on a stale read. */
+  doubtful: boolean;
+}
+
+/**
+ * Applies the batch's changes in order to `doc`. A change that throws, or that makes the value
+ * exceed `limit` (checked only when the whole batch does not fit), is left out and answered with
+ * its error; the others still apply.
+ */
+function planBatch(
+  doc: SessionDocument,
+  batch: readonly PendingChange[],
+  revision: number,
+  limit: number,
+  session: string,
+  final: boolean,
+): BatchPlan {
+  const apply = (checkEach: boolean): BatchPlan => {
+    const outcomes: BatchPlan['outcomes'] = [];
+    let current = doc;
+    let doubtful = false;
+    for (const pending of batch) {
+      let next: SessionDocument | null;
+      try {
+        next = pending.change(current);
+      } catch (error) {
+        outcomes.push({ error });
+        doubtful = true;
+        continue;
+      }
+      if (next !== null && checkEach) {
+        const size = writeSizeBytes(encodeSessionValue(next).length, revision, session);
+        if (size > limit) {
+          outcomes.push({ error: new SessionTooLargeError(session, size, limit) });
+          doubtful = true;
+          continue;
+        }
+      }
+      if (next !== null) current = next;
+      outcomes.push({ doc: next });
+    }
+    const value = current === doc ? null : encodeSessionValue(current);
+    return { outcomes, doc: current, value, doubtful };
+  };
+  const whole = apply(false);
+  if (whole.value === null || writeSizeBytes(whole.value.length, revision, session) <= limit)
+    return whole;
+  if (!final) return { ...whole, doubtful: true };
+  return apply(true);
+}
+
+function settle(batch: readonly PendingChange[], outcomes: BatchPlan['outcomes']): void {
+  batch.forEach((pending, i) => {
+    const outcome = outcomes[i]!;
+    if ('error' in outcome) pending.reject(outcome.error);
+    else pending.resolve(outcome.doc);
+  });
+}
+
+/** Full jitter: a random wait up to `BASE * 2^(retry-1)`, capped. */
+function backoff(retry: number): Promise<void> {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+}
+
+function noResponders(error: unknown): boolean {
+  return error instanceof NatsRequestError && error.natsCode === ErrorCode.NoResponders;
+}
+
+function expectRevisionHeaders(revision: number): MsgHdrs {
+  const h = headers();
+  h.set('Nats-Expected-Last-Subject-Sequence', `${revision}`);
+  return h;
+}
+
+/** The JetStream client and subject behind a KV handle (nats' own KV writes the same way). */
+function writeTarget(kv: KV, key: string): WriteTarget {
+  const impl = kv as unknown as {
+    js?: JetStreamClient;
+    bucket?: string;
+    subjectForKey?: (key: string, edit?: boolean) => string;
+  };
+  if (!impl.js) throw new TypeError('NatsMemory needs a KV handle from nc.jetstream().views.kv()');
+  const subject = impl.subjectForKey
+    ? impl.subjectForKey.call(kv, key, true)
+    : `$KV.${impl.bucket}.${key}`;
+  return { js: impl.js, subject };
+}
+
+/** The process's writers, per KV handle and session; a writer is dropped once nobody uses it. */
+const writers = new WeakMap<KV, Map<string, { writer: NatsSessionWriter; users: number }>>();
+
+/**
+ * Runs `fn` with the process's writer of `sessionId` on `kv`, creating it (with `opts`) if none is
+ * in use: every store open on one session through one KV handle shares one queue.
+ */
+export async function withSessionWriter<T>(
+  kv: KV,
+  sessionId: string,
+  opts: SessionWriterOptions,
+  fn: (writer: NatsSessionWriter) => Promise<T>,
+): Promise<T> {
+  let sessions = writers.get(kv);
+  if (!sessions) writers.set(kv, (sessions = new Map()));
+  let entry = sessions.get(sessionId);
+  if (!entry)
+    sessions.set(
+      sessionId,
+      (entry = { writer: new NatsSessionWriter(kv, sessionId, opts), users: 0 }),
+    );
+  entry.users++;
+  try {
+    return await fn(entry.writer);
+  } finally {
+    if (--entry.users === 0) sessions.delete(sessionId);
+  }
+}
