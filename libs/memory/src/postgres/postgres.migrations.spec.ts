@@ -59,7 +59,9 @@ describe('the memory migrations', () => {
       ]);
       expect(await memoryMigrationsApplied(dataSource, table)).toBe(true);
 
-      await migrator.undoLastMigration({ transaction: 'all' });
+      for (const _ of createMemoryMigrations(table)) {
+        await migrator.undoLastMigration({ transaction: 'all' });
+      }
       expect(await tablesOf(schema)).toEqual(['conversation_memory_migrations']);
       expect(await memoryMigrationsApplied(dataSource, table)).toBe(false);
 
@@ -87,7 +89,8 @@ describe('the memory migrations', () => {
       promisify(execFile)('npm', ['run', '--silent', script], { cwd: REPO_ROOT, env });
     await run('migration:run');
     expect(await tablesOf(schema)).toEqual(expect.arrayContaining(MEMORY_TABLES));
-    await run('migration:revert');
+    // One migration per revert, newest first.
+    for (const _ of createMemoryMigrations()) await run('migration:revert');
     expect(await tablesOf(schema)).toEqual(['conversation_memory_migrations']);
   }, 60_000);
 
