@@ -111,3 +111,34 @@ describe('postgresBackend list', () => {
     expect(await search('A_B')).toEqual(['a_b']);
   });
 });
+
+describe('preparedStatements', () => {
+  /** The names prepared on the one connection of a pool of one, after a save and a retrieve. */
+  async function preparedAfterUse(preparedStatements: boolean): Promise<string[]> {
+    const single = await new DataSource({
+      type: 'postgres',
+      url: schemas.url,
+      poolSize: 1,
+    }).initialize();
+    try {
+      const memory = await PostgresMemory.open(single, 'prepared', {
+        table: schemas.nextTable(),
+        preparedStatements,
+      });
+      await memory.save(conversation(2));
+      expect(texts(await memory.retrieve())).toEqual(['u0', 'a1']);
+      await memory.setMeta('title', 't');
+      const rows = (await single.query(
+        "SELECT name FROM pg_prepared_statements WHERE name LIKE 'agent_memory_%'",
+      )) as { name: string }[];
+      return rows.map((row) => row.name);
+    } finally {
+      await single.destroy();
+    }
+  }
+
+  it('are named on the hot path by default, and none with preparedStatements: false (PgBouncer transaction mode)', async () => {
+    expect((await preparedAfterUse(true)).length).toBeGreaterThanOrEqual(3);
+    expect(await preparedAfterUse(false)).toEqual([]);
+  });
+});
