@@ -17,6 +17,7 @@ import { decodeMessages } from '../core/message.codec';
 import { assertSessionId } from '../core/session-id';
 import { assertSnapshotSwap, contextMessages, storedSnapshot } from '../core/snapshot';
 import { ensureMemorySchema } from './memory-schema';
+import { saveGroupsOf } from './save-groups';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
@@ -60,7 +61,8 @@ export interface PostgresMemoryOptions {
  * serialised across processes until commit and a batch's seqs are contiguous. The sessions row's
  * counters and `updated_at` are kept by statement triggers on the messages table, so rows that
  * another writer (Phero, plain SQL) inserts or deletes are counted too. `saveSnapshot` is a
- * compare-and-swap decided in SQL under that lock. A message row that does not decode raises
+ * compare-and-swap decided in SQL under that lock. Saves of one session that wait in one process
+ * are combined into one statement (group commit), each batch still contiguous and in order. A message row that does not decode raises
  * `CorruptSessionError` naming the session and seq and is left as it is. Database errors (an
  * unreachable server, a statement timeout) are thrown as TypeORM/`pg` raised them.
  */
@@ -99,6 +101,12 @@ export class PostgresMemory implements SessionStore {
     return memory;
   }
 
+  /** Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending. */
+  private async insert(messages: readonly string[]): Promise<number[]> {
+    const rows = (await this.query(this.sql.save, [this.sessionId, messages])) as { seq: string }[];
+    return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+  }
+
   /** One hot-path statement, prepared unless `preparedStatements` is false. */
   private query(text: string, values: unknown[]): Promise<unknown[]> {
     return preparedQuery(this.dataSource, text, values, this.opts.preparedStatements ?? true);
@@ -116,8 +124,14 @@ export class PostgresMemory implements SessionStore {
     const batch = decodeMessages(messages);
     throwIfAborted(opts);
     if (batch.length === 0) return;
+    // Saves of this session waiting in this process go together: one lock, one commit.
     await pgRequest('save', this.sessionId, () =>
-      this.query(this.sql.save, [this.sessionId, batch.map((message) => JSON.stringify(message))]),
+      saveGroupsOf(this.dataSource).save(
+        this.tables.lockKey + this.sessionId,
+        batch.map((message) => JSON.stringify(message)),
+        (combined) => this.insert(combined),
+        opts?.signal,
+      ),
     );
     if (this.legacy) await this.summarizeIfDue(this.legacy, opts);
   }
@@ -272,7 +286,8 @@ function statements({ messages, snapshots, sessions, lockKey }: MemoryTableNames
       INSERT INTO ${messages} (session_id, message)
       SELECT $1, batch.message
       FROM lock, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
-      ORDER BY batch.ord`,
+      ORDER BY batch.ord
+      RETURNING seq`,
     context: `WITH snap AS (
         SELECT upto_seq, snapshot, created_at FROM ${snapshots} WHERE session_id = $1
       )
