@@ -58,9 +58,9 @@ export interface PostgresMemoryOptions {
  *
  * Every write of messages or snapshot first takes the session's transaction-scoped advisory lock
  * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
- * serialised across processes until commit and a batch's seqs are contiguous. The sessions row's
- * counters and `updated_at` are kept by statement triggers on the messages table, so rows that
- * another writer (Phero, plain SQL) inserts or deletes are counted too. `saveSnapshot` is a
+ * serialised across processes until commit and a batch's seqs are contiguous. A save updates the
+ * sessions row's counters and `updated_at` in its own statement; statement triggers on the
+ * messages table do the same for rows another writer (Phero, plain SQL) inserts or deletes. `saveSnapshot` is a
  * compare-and-swap decided in SQL under that lock. Saves of one session that wait in one process
  * are combined into one statement (group commit), each batch still contiguous and in order. A message row that does not decode raises
  * `CorruptSessionError` naming the session and seq and is left as it is. Database errors (an
@@ -103,7 +103,9 @@ export class PostgresMemory implements SessionStore {
 
   /** Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending. */
   private async insert(messages: readonly string[]): Promise<number[]> {
-    const rows = (await this.query(this.sql.save, [this.sessionId, messages])) as { seq: string }[];
+    const rows = (await this.query(this.sql.save, [this.sessionId, messages, messages.length])) as {
+      seq: string;
+    }[];
     return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
   }
 
@@ -282,10 +284,23 @@ function statements({ messages, snapshots, sessions, lockKey }: MemoryTableNames
   return {
     // The session's advisory lock is taken before any seq is drawn and held until commit: the next
     // writer's seqs come after this batch's. The insert trigger updates the sessions row.
-    save: `WITH lock AS (SELECT ${lock})
+    // The session's advisory lock is taken before any seq is drawn and held until commit: the next
+    // writer's seqs come after this batch's. The counters are upserted here, after the lock (the
+    // upsert reads it), and the insert trigger skips this statement (`own_insert`); it only
+    // counts rows other writers insert.
+    save: `WITH lock AS (SELECT ${lock}),
+      own AS (SELECT set_config('agent_memory.own_insert', 'on', true)),
+      session AS (
+        INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
+        SELECT $1, $3::bigint, $3::bigint, ${NOW_MS} FROM lock
+        ON CONFLICT (session_id) DO UPDATE
+          SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
+              updated_at = excluded.updated_at
+        RETURNING session_id
+      )
       INSERT INTO ${messages} (session_id, message)
-      SELECT $1, batch.message
-      FROM lock, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
+      SELECT session.session_id, batch.message
+      FROM own, session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
       ORDER BY batch.ord
       RETURNING seq`,
     context: `WITH snap AS (

@@ -10,8 +10,9 @@ const NOW_MS = "date_trunc('milliseconds', now())";
  * tables (Phero, plain SQL), and adopts the rows already there:
  * - checks that the messages table has the columns the store reads (`session_id text`,
  *   `seq bigint`, `message jsonb`, `created_at timestamptz`), and fails naming what differs;
- * - adds statement-level triggers with transition tables: an INSERT adds to the session's
- *   `saved`/`stored` and moves `updated_at`; a DELETE takes from `stored`, and when it leaves a
+ * - adds statement-level triggers with transition tables: an INSERT by another writer adds to
+ *   the session's `saved`/`stored` and moves `updated_at` (the store's own save does that in its
+ *   statement and marks it with `agent_memory.own_insert`, which the trigger's WHEN skips); a DELETE takes from `stored`, and when it leaves a
  *   session with no rows (a `Clear` by another writer) it also drops the session's snapshot and
  *   resets `saved`, unless the store itself is pruning; a TRUNCATE empties every session;
  * - fills the sessions table from the rows already there (a session Phero wrote becomes listed,
@@ -80,9 +81,12 @@ export class AdoptMessagesTable1764770000000 implements MigrationInterface {
     for (const trigger of Object.values(MEMORY_TRIGGERS)) {
       await queryRunner.query(`DROP TRIGGER IF EXISTS "${trigger}" ON ${messages}`);
     }
+    // The store's own save counts its rows in its statement (cheaper than the trigger) and says so.
     await queryRunner.query(
       `CREATE TRIGGER "${MEMORY_TRIGGERS.added}" AFTER INSERT ON ${messages}
-       REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ${functions.added}()`,
+       REFERENCING NEW TABLE AS added FOR EACH STATEMENT
+       WHEN (coalesce(current_setting('agent_memory.own_insert', true), '') <> 'on')
+       EXECUTE FUNCTION ${functions.added}()`,
     );
     await queryRunner.query(
       `CREATE TRIGGER "${MEMORY_TRIGGERS.removed}" AFTER DELETE ON ${messages}
