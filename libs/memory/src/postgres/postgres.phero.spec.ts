@@ -90,6 +90,26 @@ function counts(info: SessionInfo | null) {
   return info && { messages: info.messages, stored: info.stored, hasSnapshot: info.hasSnapshot };
 }
 
+describe('rows we write', () => {
+  it('hold one message each, as a JSON object Phero decodes (its field names match ours case-insensitively)', async () => {
+    const table = schemas.nextTable();
+    const backend = await backendOn(table);
+    const messages = decodeMessages(PHERO_SESSION);
+    await (await backend.open('ours')).save(messages);
+    const rows = await schemas.query<{ message: unknown }>(
+      `SELECT message FROM ${table} WHERE session_id = 'ours' ORDER BY seq`,
+    );
+    expect(rows.map((row) => row.message)).toEqual(JSON.parse(JSON.stringify(messages)));
+    // Every Go field Phero sets has its counterpart, compared as Go's decoder does.
+    const goFields = Object.keys(PHERO_SESSION[0]!).map((k) => k.toLowerCase());
+    for (const row of rows) {
+      for (const key of Object.keys(row.message as object)) {
+        expect(goFields).toContain(key.toLowerCase());
+      }
+    }
+  });
+});
+
 describe('a messages table Phero created', () => {
   it('is adopted by the migrations with every row kept, and its sessions load and list', async () => {
     const table = schemas.nextTable();
@@ -261,6 +281,29 @@ describe('counters with other writers on the messages table', () => {
     const context = await memory.retrieve();
     expect(context).toHaveLength(1);
     expect(texts(context)[0]).toContain('all of it');
+  });
+
+  it('stay true with our saves and plain SQL inserts into one session at once', async () => {
+    const session = 'mixed';
+    const ours = await Promise.all([1, 2, 3, 4].map(() => backend.open(session)));
+    await Promise.all([
+      ...ours.map(async (memory, w) => {
+        for (let i = 0; i < 25; i++) await memory.save(conversation(2, w * 100 + i * 2));
+      }),
+      (async () => {
+        for (let i = 0; i < 50; i++) await pheroSave(table, session, PHERO_TEXT.slice(0, 1));
+      })(),
+    ]);
+    const [{ n }] = await schemas.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${table} WHERE session_id = $1`,
+      [session],
+    );
+    expect(n).toBe(4 * 25 * 2 + 50);
+    expect(counts(await backend.inspect(session))).toEqual({
+      messages: n,
+      stored: n,
+      hasSnapshot: false,
+    });
   });
 
   it('empty every session on TRUNCATE', async () => {
