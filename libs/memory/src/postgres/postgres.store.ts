@@ -58,11 +58,12 @@ export interface PostgresMemoryOptions {
  *
  * Every write of messages or snapshot first takes the session's transaction-scoped advisory lock
  * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
- * serialised across processes until commit and a batch's seqs are contiguous. A save updates the
- * sessions row's counters and `updated_at` in its own statement; statement triggers on the
- * messages table do the same for rows another writer (Phero, plain SQL) inserts or deletes. `saveSnapshot` is a
- * compare-and-swap decided in SQL under that lock. Saves of one session that wait in one process
- * are combined into one statement (group commit), each batch still contiguous and in order. A message row that does not decode raises
+ * serialised across processes until commit and a batch's seqs are contiguous. Saves of one
+ * session that wait in one process are combined into one statement (group commit), each batch
+ * still contiguous and in order. A save updates the sessions row's counters and `updated_at` in
+ * its own statement; statement triggers on the messages table do the same for rows another writer
+ * (Phero, plain SQL) inserts or deletes. `saveSnapshot` is a compare-and-swap decided in SQL
+ * under that lock. A message row that does not decode raises
  * `CorruptSessionError` naming the session and seq and is left as it is. Database errors (an
  * unreachable server, a statement timeout) are thrown as TypeORM/`pg` raised them.
  */
