@@ -205,9 +205,9 @@ export const suite: BenchSuite = {
           `${ratio(oursSave.meanMs, bareWithRow.meanMs)} the time of bare pg also keeping a session row ` +
           `(upsert + indexed updated_at, as listing needs); the rest is validation and TypeORM. ` +
           `LangChain (one INSERT per message): ${ratio(lcSave.meanMs, bareSave.meanMs)} the bare INSERT.`,
-        `save: agent-memory (advisory lock, counters kept by statement triggers) takes ` +
+        `save: agent-memory (advisory lock, counters in the statement, triggers for other writers) takes ` +
           `${ratio(oursSave.meanMs, previous.meanMs)} the time of the previous release's save statement ` +
-          `(row lock, counters in the statement, blind to other writers).`,
+          `(row lock, no triggers: blind to other writers).`,
       );
 
       // 8 writers x 100 turns on one session
