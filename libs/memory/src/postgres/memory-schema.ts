@@ -31,7 +31,8 @@ export async function memoryMigrationsApplied(
  * Runs the pending memory migrations of `table` over the connection settings of `dataSource`
  * (on a short-lived DataSource of its own holding the migration advisory lock), creating the
  * schema of a `schema.` prefix. Returns at once when they are all applied already.
- * @throws RangeError when `table` is not a valid name, before any SQL.
+ * @throws RangeError when `table` is not a valid name, before any SQL, or when it names an
+ * existing messages table of another shape (its columns are named; nothing is changed).
  */
 export async function ensureMemorySchema(dataSource: DataSource, table?: string): Promise<void> {
   memoryTableNames(table);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { decodeMessages, userMessage, type SessionInfo } from '@agent-memory/memory';
 import {
-  MemoryMigrationDataSource,
+  AdoptMessagesTable1764770000000,
   postgresBackend,
   type PostgresBackend,
 } from '@agent-memory/memory/postgres';
@@ -152,13 +152,14 @@ describe('a messages table Phero created', () => {
     const table = schemas.nextTable();
     const backend = await backendOn(table);
     await (await backend.open('ours')).save(conversation(3));
-    // An earlier release: no triggers. Phero then writes into our session and a new one.
-    const migrator = await new MemoryMigrationDataSource({ url: schemas.url }, table).initialize();
-    try {
-      await migrator.undoLastMigration({ transaction: 'all' });
-    } finally {
-      await migrator.destroy();
+    // An earlier release: no triggers, the adoption migration not recorded. Phero then writes into
+    // our session and a new one.
+    for (const trigger of ['agent_memory_added', 'agent_memory_removed', 'agent_memory_emptied']) {
+      await schemas.query(`DROP TRIGGER ${trigger} ON ${table}`);
     }
+    await schemas.query(`DELETE FROM ${table}_migrations WHERE name = $1`, [
+      AdoptMessagesTable1764770000000.migrationName,
+    ]);
     await pheroSave(table, 'ours', PHERO_TEXT);
     await pheroSave(table, 'phero-c', PHERO_SESSION);
     expect(counts(await backend.inspect('phero-c'))).toBeNull();

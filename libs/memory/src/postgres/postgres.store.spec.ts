@@ -189,10 +189,7 @@ describe('saves of one session waiting in one process', () => {
       'rejected',
       'rejected',
     ]);
-    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({
-      name: 'PostgresRequestError',
-      pgCode: '23514',
-    });
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ pgCode: '23514' });
     expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ pgCode: '23514' });
     expect((outcomes[3] as PromiseRejectedResult).reason).toMatchObject({
       message: expect.stringContaining('caller gave up'),

@@ -138,8 +138,9 @@ const MESSAGE_COLUMNS: Record<string, string> = {
 };
 
 /**
- * @throws Error naming the table and every column that is missing or of another type, so that a
- * table of another shape is never adopted half-way.
+ * @throws RangeError (the `table` option names a table the store cannot use) naming the table and
+ * every column that is missing or of another type, so that a table of another shape is never
+ * adopted half-way. A RangeError, not a driver error, so that it reaches the caller as it is.
  */
 async function assertMessagesShape(
   queryRunner: QueryRunner,
@@ -157,7 +158,7 @@ async function assertMessagesShape(
       found.has(name) ? `${name} is ${found.get(name)}, not ${type}` : `${name} ${type} is missing`,
     );
   if (wrong.length > 0) {
-    throw new Error(
+    throw new RangeError(
       `the messages table "${table}" has another shape than the memory store's: ${wrong.join('; ')}`,
     );
   }
