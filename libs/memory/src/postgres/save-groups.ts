@@ -71,6 +71,10 @@ export class SaveGroups {
       } catch (error) {
         for (const entry of taken) entry.reject(error);
       }
+      // The callers just answered usually save again at once (a loop of turns): one turn of the
+      // event loop lets them queue with those already waiting, so they go in the next statement
+      // rather than one after another.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.groups.delete(key);
   }
