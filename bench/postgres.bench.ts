@@ -1,15 +1,20 @@
 /**
  * PostgreSQL: `PostgresMemory.save` of one turn and `retrieve` of sessions of 1k and 10k messages
  * (a snapshot covering all but the last 20), against (a) the same work in bare `pg` with minimal
- * SQL on the same table layout and (b) LangChain's `PostgresChatMessageHistory`, whose retrieve
- * loads the full history (it has no snapshots). Each comparison runs 3 alternating rounds and keeps
- * each subject's best. Everything lives in a schema of its own, dropped afterwards.
+ * SQL on the same table layout, (b) the previous release's save statement (counters upserted in
+ * the statement, serialised on the session row, no triggers) and (c) LangChain's
+ * `PostgresChatMessageHistory`, whose retrieve loads the full history (it has no snapshots); then
+ * 8 writers x 100 two-message turns on one session (in this process, then as 8 processes),
+ * against a bare multi-row INSERT, counting split turns. Each comparison runs 3 alternating rounds and keeps each subject's best.
+ * Everything lives in a schema of its own, dropped afterwards.
  */
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { PostgresChatMessageHistory } from '@langchain/community/stores/message/postgres';
+import { join } from 'node:path';
 import { Pool } from 'pg';
 import { assistantMessage, userMessage, type Message } from '@agent-memory/memory';
 import { postgresBackend, type PostgresMemory } from '@agent-memory/memory/postgres';
+import { runTogether, startScript } from '../test/support/child-script';
 import { measure, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -49,6 +54,32 @@ async function bestOfRounds(
   return best as BenchResult[];
 }
 
+/** Writers and turns of the contention case. */
+const WRITERS = 8;
+const TURNS = 100;
+
+/** Runs `WRITERS` loops of `TURNS` saves at once and returns the wall time in milliseconds. */
+async function contended(
+  save: (writer: number, turn: number) => Promise<unknown>,
+): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, w) => {
+      for (let t = 0; t < TURNS; t++) await save(w, t);
+    }),
+  );
+  return performance.now() - started;
+}
+
+/** Turns (`wN-qT` then `wN-aT`) whose two messages are not next to each other in `texts`. */
+function splitTurns(texts: readonly string[]): number {
+  let split = 0;
+  for (const [i, text] of texts.entries()) {
+    if (text.includes('-q') && texts[i + 1] !== text.replace('-q', '-a')) split++;
+  }
+  return split;
+}
+
 const turn = (i: number): Message[] => [
   userMessage(`new question ${i}`),
   assistantMessage(`new answer ${i}`),
@@ -61,8 +92,9 @@ export const suite: BenchSuite = {
     const backend = await postgresBackend({
       url: DATABASE_URL,
       table: `${schema}.conversation_memory`,
+      poolSize: WRITERS + 2,
     });
-    const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
+    const pool = new Pool({ connectionString: DATABASE_URL, max: WRITERS + 2 });
     const bare = `"${schema}".bare_memory`;
     const bareSnapshots = `"${schema}".bare_memory_snapshots`;
     const bareSessions = `"${schema}".bare_memory_sessions`;
@@ -99,11 +131,34 @@ export const suite: BenchSuite = {
       let j = 0;
       let k = 0;
       let m = 0;
-      const [oursSave, bareSave, bareWithRow, lcSave] = (await bestOfRounds([
+      let p = 0;
+      /** The previous release's save: the session row's upsert locks it and feeds the INSERT. */
+      const previousSave = (session: string, messages: Message[]) =>
+        pool.query({
+          name: 'previous_save',
+          text: `WITH session AS (
+              INSERT INTO ${bareSessions} AS s (session_id, saved, updated_at)
+              VALUES ($1, $3::bigint, date_trunc('milliseconds', now()))
+              ON CONFLICT (session_id) DO UPDATE
+                SET saved = s.saved + excluded.saved, updated_at = excluded.updated_at
+              RETURNING session_id
+            )
+            INSERT INTO ${bare} (session_id, message)
+            SELECT session.session_id, batch.message
+            FROM session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
+            ORDER BY batch.ord`,
+          values: [session, messages.map((x) => JSON.stringify(x)), messages.length],
+        });
+      const [oursSave, previous, bareSave, bareWithRow, lcSave] = (await bestOfRounds([
         {
           caseName: saveCase,
           subject: 'agent-memory',
           fn: () => stores[i++ % SAVE_POOL]!.save(turn(i)),
+        },
+        {
+          caseName: saveCase,
+          subject: 'previous release (row lock, no triggers)',
+          fn: () => previousSave(`save-${++p % SAVE_POOL}`, turn(p)),
         },
         {
           caseName: saveCase,
@@ -142,14 +197,133 @@ export const suite: BenchSuite = {
             ]);
           },
         },
-      ])) as [BenchResult, BenchResult, BenchResult, BenchResult];
-      results.push(oursSave, bareSave, bareWithRow, lcSave);
+      ])) as [BenchResult, BenchResult, BenchResult, BenchResult, BenchResult];
+      results.push(oursSave, previous, bareSave, bareWithRow, lcSave);
       notes.push(
         `save: agent-memory takes ${ratio(oursSave.meanMs, bareSave.meanMs)} the time of a bare pg INSERT ` +
           `(target ≤ 1.30×: ${oursSave.meanMs <= 1.3 * bareSave.meanMs ? 'met' : 'NOT met'}) and ` +
           `${ratio(oursSave.meanMs, bareWithRow.meanMs)} the time of bare pg also keeping a session row ` +
           `(upsert + indexed updated_at, as listing needs); the rest is validation and TypeORM. ` +
           `LangChain (one INSERT per message): ${ratio(lcSave.meanMs, bareSave.meanMs)} the bare INSERT.`,
+        `save: agent-memory (advisory lock, counters in the statement, triggers for other writers) takes ` +
+          `${ratio(oursSave.meanMs, previous.meanMs)} the time of the previous release's save statement ` +
+          `(row lock, no triggers: blind to other writers).`,
+      );
+
+      // 8 writers x 100 turns on one session
+      const contentionCase = `${WRITERS} writers x ${TURNS} turns, one session`;
+      const contentionStore = (await backend.open('contention-warmup')) as PostgresMemory;
+      await contentionStore.save(turn(0));
+      const best = { ours: Infinity, previous: Infinity, bare: Infinity };
+      const splits = { ours: 0, previous: 0, bare: 0 };
+      const textsOf = async (session: string) =>
+        (
+          (
+            await pool.query(
+              `SELECT message->'parts'->0->>'text' AS text FROM ${bare} WHERE session_id = $1 ORDER BY seq`,
+              [session],
+            )
+          ).rows as { text: string }[]
+        ).map((row) => row.text);
+      const says = (w: number, t: number, kind: 'q' | 'a') =>
+        kind === 'q' ? userMessage(`w${w}-q${t}`) : assistantMessage(`w${w}-a${t}`);
+      for (let round = 0; round < ROUNDS; round++) {
+        const session = `contention-${round}`;
+        const memory = (await backend.open(session)) as PostgresMemory;
+        best.ours = Math.min(
+          best.ours,
+          await contended((w, t) => memory.save([says(w, t, 'q'), says(w, t, 'a')])),
+        );
+        const tail = (await memory.loadSnapshot()).tail;
+        splits.ours = Math.max(splits.ours, splitTurns(tail.map((e) => e.message.parts[0]!.text!)));
+
+        const prevSession = `contention-previous-${round}`;
+        best.previous = Math.min(
+          best.previous,
+          await contended((w, t) => previousSave(prevSession, [says(w, t, 'q'), says(w, t, 'a')])),
+        );
+        splits.previous = Math.max(splits.previous, splitTurns(await textsOf(prevSession)));
+
+        const bareSession = `contention-bare-${round}`;
+        best.bare = Math.min(
+          best.bare,
+          await contended((w, t) =>
+            pool.query(`INSERT INTO ${bare} (session_id, message) VALUES ($1, $2), ($1, $3)`, [
+              bareSession,
+              JSON.stringify(says(w, t, 'q')),
+              JSON.stringify(says(w, t, 'a')),
+            ]),
+          ),
+        );
+        splits.bare = Math.max(splits.bare, splitTurns(await textsOf(bareSession)));
+      }
+      const asResult = (subject: string, ms: number): BenchResult => ({
+        case: contentionCase,
+        subject,
+        opsPerSec: (WRITERS * TURNS * 1000) / ms,
+        meanMs: ms / (WRITERS * TURNS),
+      });
+      results.push(
+        asResult(`agent-memory (${splits.ours} split)`, best.ours),
+        asResult(`previous release (${splits.previous} split)`, best.previous),
+        asResult(`bare multi-row INSERT (${splits.bare} split)`, best.bare),
+      );
+
+      // The same across processes: no group commit there, only the advisory lock.
+      const processCase = `${WRITERS} processes x ${TURNS} turns, one session`;
+      const acrossProcesses = async (mode: 'ours' | 'bare', session: string) => {
+        const runs = await runTogether(
+          Array.from({ length: WRITERS }, (_, w) =>
+            startScript<{ ms: number }>(join(__dirname, 'pg-contention-writer.script.ts'), [
+              DATABASE_URL,
+              mode,
+              mode === 'ours' ? `${schema}.conversation_memory` : bare,
+              session,
+              String(w),
+              String(TURNS),
+            ]),
+          ),
+        );
+        return Math.max(...runs.map((run) => run.ms));
+      };
+      const procBest = { ours: Infinity, bare: Infinity };
+      const procSplits = { ours: 0, bare: 0 };
+      for (let round = 0; round < 2; round++) {
+        const session = `processes-${round}`;
+        procBest.ours = Math.min(procBest.ours, await acrossProcesses('ours', session));
+        const tail = (await (await backend.open(session)).loadSnapshot()).tail;
+        procSplits.ours = Math.max(
+          procSplits.ours,
+          splitTurns(tail.map((e) => e.message.parts[0]!.text!)),
+        );
+        const bareSession = `processes-bare-${round}`;
+        procBest.bare = Math.min(procBest.bare, await acrossProcesses('bare', bareSession));
+        procSplits.bare = Math.max(procSplits.bare, splitTurns(await textsOf(bareSession)));
+      }
+      results.push(
+        {
+          ...asResult(`agent-memory (${procSplits.ours} split)`, procBest.ours),
+          case: processCase,
+        },
+        {
+          ...asResult(`bare multi-row INSERT (${procSplits.bare} split)`, procBest.bare),
+          case: processCase,
+        },
+      );
+      notes.push(
+        `${processCase}: agent-memory ${procBest.ours.toFixed(0)} ms with ${procSplits.ours} split, ` +
+          `${ratio(procBest.ours, procBest.bare)} the time of a bare multi-row INSERT ` +
+          `(${procBest.bare.toFixed(0)} ms, ${procSplits.bare} split; target ≤ 1.40× with 0 split: ` +
+          `${procSplits.ours === 0 && procBest.ours <= 1.4 * procBest.bare ? 'met' : 'NOT met'}); ` +
+          `wall time from release to the last writer's last save, best of 2 rounds.`,
+      );
+      notes.push(
+        `${contentionCase}: agent-memory ${best.ours.toFixed(0)} ms with ${splits.ours} of ` +
+          `${WRITERS * TURNS} turns split, ${ratio(best.ours, best.bare)} the time of a bare multi-row ` +
+          `INSERT (${best.bare.toFixed(0)} ms, ${splits.bare} split; target ≤ 1.40× with 0 split: ` +
+          `${splits.ours === 0 && best.ours <= 1.4 * best.bare ? 'met' : 'NOT met'}); the previous ` +
+          `release's row lock: ${best.previous.toFixed(0)} ms, ${ratio(best.previous, best.bare)}. ` +
+          `Mean ms is per turn (wall time / turns); the worst split count of ${ROUNDS} rounds is shown.`,
       );
 
       // retrieve

@@ -8,9 +8,11 @@ import type { MemoryHealthOptions } from './memory.health';
 
 /**
  * Terminus indicator for a `postgresBackend`: `up` with the table when the database answers and
- * every memory migration of the table is applied, within the timeout; `down` when the database is
- * unreachable or slow, when migrations are pending (run them, or `ensureSchema: true`), or when
- * the module's backend is not Postgres. Never throws, never hangs.
+ * the tables, columns and triggers the store needs exist, within the timeout, whichever runner
+ * migrated them (`ensureSchema`, the CLI, or the app's own DataSource with `migrationsRun`) and
+ * whichever table recorded that; `down` when the database is unreachable or slow, when something
+ * is missing (listed in `missing`: run the migrations, or `ensureSchema: true`), or when the
+ * module's backend is not Postgres. Never throws, never hangs.
  */
 @Injectable()
 export class PostgresMemoryHealthIndicator {
@@ -34,19 +36,20 @@ export class PostgresMemoryHealthIndicator {
     const table = backend.tables.table;
     const timeoutMs = opts.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
     try {
-      const applied = await withHealthTimeout(
+      const status = await withHealthTimeout(
         `PostgreSQL (table "${table}")`,
         timeoutMs,
         async () => {
           await backend.check();
-          return backend.migrationsApplied();
+          return backend.schemaStatus();
         },
       );
-      if (!applied) {
+      if (!status.ready) {
         return indicator.down({
           table,
           migrations: 'pending',
-          message: `the memory migrations of table "${table}" are not applied`,
+          missing: status.missing,
+          message: `the memory migrations of table "${table}" are not applied (missing: ${status.missing.join(', ')})`,
         });
       }
       return indicator.up({ table, migrations: 'applied' });
@@ -59,6 +62,6 @@ export class PostgresMemoryHealthIndicator {
 function isPostgresBackend(backend: MemoryBackend): backend is PostgresBackend {
   return (
     backend.kind === 'postgres' &&
-    typeof (backend as Partial<PostgresBackend>).migrationsApplied === 'function'
+    typeof (backend as Partial<PostgresBackend>).schemaStatus === 'function'
   );
 }

@@ -15,7 +15,12 @@ export {
   memoryTableNames,
   type MemoryTableNames,
 } from './memory-table-names';
-export { ensureMemorySchema, memoryMigrationsApplied } from './memory-schema';
+export {
+  ensureMemorySchema,
+  memoryMigrationsApplied,
+  memorySchemaStatus,
+  type MemorySchemaStatus,
+} from './memory-schema';
 export {
   createMemoryMigrations,
   memoryMigrationOptions,
@@ -23,5 +28,6 @@ export {
   type MemoryMigrationClass,
 } from './migrations/memory-migrations';
 export { CreateMemoryTables1764680000000 } from './migrations/create-memory-tables.migration';
+export { AdoptMessagesTable1764770000000 } from './migrations/adopt-messages-table.migration';
 export { AddIdempotencyKeys1764950000000 } from './migrations/add-idempotency-keys.migration';
 export { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';

@@ -1,12 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import { memoryTableNames } from './memory-table-names';
+import { MEMORY_TRIGGERS, memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';
 import { MEMORY_MIGRATION_NAMES } from './migrations/memory-migrations';
 
 /**
- * Whether every memory migration of `table` is recorded in its migrations table on `dataSource`
- * (false when that table does not exist). One query; used by `ensureSchema` and health checks.
+ * Whether every memory migration of `table` is recorded in the library's own migrations table
+ * (`<table>_migrations`) on `dataSource` (false when that table does not exist). `ensureSchema`
+ * uses it to skip the migrator; it says nothing of migrations the app's own DataSource ran and
+ * recorded elsewhere: {@link memorySchemaStatus} checks the tables themselves.
  */
 export async function memoryMigrationsApplied(
   dataSource: DataSource,
@@ -29,7 +31,8 @@ export async function memoryMigrationsApplied(
  * Runs the pending memory migrations of `table` over the connection settings of `dataSource`
  * (on a short-lived DataSource of its own holding the migration advisory lock), creating the
  * schema of a `schema.` prefix. Returns at once when they are all applied already.
- * @throws RangeError when `table` is not a valid name, before any SQL.
+ * @throws RangeError when `table` is not a valid name, before any SQL, or when it names an
+ * existing messages table of another shape (its columns are named; nothing is changed).
  */
 export async function ensureMemorySchema(dataSource: DataSource, table?: string): Promise<void> {
   memoryTableNames(table);
@@ -46,4 +49,78 @@ export async function ensureMemorySchema(dataSource: DataSource, table?: string)
   } finally {
     await migrator.destroy();
   }
+}
+
+/** What {@link memorySchemaStatus} found. */
+export interface MemorySchemaStatus {
+  /** Every table, column and trigger the store needs exists. */
+  ready: boolean;
+  /** What is missing, such as `table conversation_memory_sessions` or `trigger agent_memory_added`. */
+  missing: string[];
+}
+
+/**
+ * Checks, in one query of the catalogue, that the tables, columns and triggers the store needs for
+ * `table` exist on `dataSource`, whichever runner created them and whichever table recorded the
+ * migrations (the library's `<table>_migrations`, or the app's own with `migrationsRun`).
+ * Used by the PostgreSQL health indicator.
+ * @throws RangeError when `table` is not a valid name, before any SQL.
+ */
+export async function memorySchemaStatus(
+  dataSource: DataSource,
+  table?: string,
+): Promise<MemorySchemaStatus> {
+  const names = memoryTableNames(table);
+  const required = requiredObjects(names);
+  const rows = (await dataSource.query(
+    `SELECT t.name AS relation, a.attname AS item
+     FROM unnest($1::text[], $2::text[]) AS t(name, qualified)
+     JOIN pg_attribute a ON a.attrelid = to_regclass(t.qualified) AND a.attnum > 0 AND NOT a.attisdropped
+     UNION ALL
+     SELECT ':trigger', tgname FROM pg_trigger WHERE tgrelid = to_regclass($3) AND NOT tgisinternal`,
+    [required.tables.map((t) => t.name), required.tables.map((t) => t.qualified), names.messages],
+  )) as { relation: string; item: string }[];
+  const found = new Set(rows.map((row) => `${row.relation}\u0000${row.item}`));
+  const present = new Set(rows.map((row) => row.relation));
+  const missing: string[] = [];
+  for (const { name, columns } of required.tables) {
+    if (!present.has(name)) {
+      missing.push(`table ${name}`);
+      continue;
+    }
+    for (const column of columns) {
+      if (!found.has(`${name}\u0000${column}`)) missing.push(`column ${name}.${column}`);
+    }
+  }
+  for (const trigger of required.triggers) {
+    if (!found.has(`:trigger\u0000${trigger}`)) missing.push(`trigger ${trigger}`);
+  }
+  return { ready: missing.length === 0, missing };
+}
+
+/** The tables (with their columns) and triggers the store reads and writes. */
+function requiredObjects(names: MemoryTableNames): {
+  tables: { name: string; qualified: string; columns: string[] }[];
+  triggers: string[];
+} {
+  return {
+    tables: [
+      {
+        name: names.base,
+        qualified: names.messages,
+        columns: ['session_id', 'seq', 'message', 'created_at'],
+      },
+      {
+        name: `${names.base}_snapshots`,
+        qualified: names.snapshots,
+        columns: ['session_id', 'upto_seq', 'snapshot', 'created_at'],
+      },
+      {
+        name: `${names.base}_sessions`,
+        qualified: names.sessions,
+        columns: ['session_id', 'saved', 'stored', 'updated_at', 'meta', 'idempotency_keys'],
+      },
+    ],
+    triggers: Object.values(MEMORY_TRIGGERS),
+  };
 }

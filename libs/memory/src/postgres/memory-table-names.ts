@@ -25,7 +25,25 @@ export interface MemoryTableNames {
   readonly migrationsTable: string;
   /** The listing index on the sessions table, unqualified and unquoted. */
   readonly recentIndex: string;
+  /** The trigger functions that keep the sessions table true to the rows, schema-qualified and quoted. */
+  readonly functions: {
+    readonly added: string;
+    readonly removed: string;
+    readonly emptied: string;
+  };
+  /**
+   * The text the per-session advisory lock key is hashed from, before the session id: writers of
+   * one session of these tables take `pg_advisory_xact_lock(hashtextextended(lockKey || id, 0))`.
+   */
+  readonly lockKey: string;
 }
+
+/** The triggers on the messages table (names are per table, so they need no prefix). */
+export const MEMORY_TRIGGERS = {
+  added: 'agent_memory_added',
+  removed: 'agent_memory_removed',
+  emptied: 'agent_memory_emptied',
+} as const;
 
 /**
  * Validates the `table` option (`name` or `schema.name`, each `^[A-Za-z_][A-Za-z0-9_]{0,62}$`,
@@ -71,5 +89,11 @@ export function memoryTableNames(table: string = DEFAULT_MEMORY_TABLE): MemoryTa
     sessions: qualified(`${base}_sessions`),
     migrationsTable: `${base}_migrations`,
     recentIndex: `${base}_recent_idx`,
+    functions: {
+      added: qualified(`${base}_added`),
+      removed: qualified(`${base}_removed`),
+      emptied: qualified(`${base}_emptied`),
+    },
+    lockKey: `agent-memory:${schema ?? ''}.${base}:`,
   };
 }

@@ -11,12 +11,18 @@ interface PgPool {
  * DataSource's own `pg` pool. Why not `dataSource.query`: it cannot name a statement, and planning
  * the save's upsert-and-insert on every call cost about a third of a save (measured: 0.65 ms
  * against 0.45 ms prepared). Statements in transactions still go through TypeORM.
+ *
+ * With `prepared` false it runs the statement unnamed through `dataSource.query` instead: for a
+ * pooler that does not keep named statements across transactions (PgBouncer in transaction mode
+ * before 1.21, or without `max_prepared_statements`).
  */
 export async function preparedQuery(
   dataSource: DataSource,
   text: string,
   values: unknown[],
+  prepared = true,
 ): Promise<unknown[]> {
+  if (!prepared) return (await dataSource.query(text, values)) as unknown[];
   const pool = (dataSource.driver as PostgresDriver).master as PgPool;
   // The name is derived from the text, so every connection of the pool prepares it once.
   const name = `agent_memory_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;

@@ -14,3 +14,22 @@ describeBackendConformance('postgres', {
       ...opts,
     }),
 });
+
+// Behind PgBouncer in transaction mode (before 1.21) named prepared statements must be off: the
+// whole contract holds with every statement unnamed.
+describeBackendConformance('postgres without prepared statements', {
+  create: (opts) =>
+    postgresBackend({
+      url: schemas.url,
+      table: schemas.nextTable(),
+      preparedStatements: false,
+      ...opts,
+    }),
+  reopen: (backend, opts) =>
+    postgresBackend({
+      url: schemas.url,
+      table: (backend as PostgresBackend).tables.table,
+      preparedStatements: false,
+      ...opts,
+    }),
+});

@@ -8,7 +8,7 @@ import type {
 import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { decodeListToken, encodeListToken, listLimit } from '../core/session-list';
-import { ensureMemorySchema, memoryMigrationsApplied } from './memory-schema';
+import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from './memory-schema';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
 import { PostgresMemory } from './postgres.store';
@@ -25,6 +25,11 @@ interface PostgresBackendCommonOptions {
   ensureSchema?: boolean;
   /** Delete the messages a snapshot covers. Default false. */
   pruneCompacted?: boolean;
+  /**
+   * Named prepared statements on the hot path (default true); false behind a pooler that does
+   * not keep them between transactions (PgBouncer transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
 }
@@ -55,8 +60,13 @@ export interface PostgresBackend extends MemoryBackend {
   readonly dataSource: DataSource;
   /** The validated table names. */
   readonly tables: MemoryTableNames;
-  /** Whether every memory migration of the table is applied (false when none is). */
+  /**
+   * Whether the tables, columns and triggers the store needs exist, whoever ran the migrations and
+   * wherever they were recorded (`ensureSchema`, the CLI, or the app's DataSource).
+   */
   migrationsApplied(): Promise<boolean>;
+  /** The same check, with what is missing. */
+  schemaStatus(): Promise<MemorySchemaStatus>;
 }
 
 interface SessionRow {
@@ -105,6 +115,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
     table: options.table,
     ensureSchema: false,
     pruneCompacted: options.pruneCompacted,
+    preparedStatements: options.preparedStatements,
     summarization: options.summarization,
   };
   const sql = statements(tables);
@@ -148,10 +159,15 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
       await pgRequest('check', null, () => dataSource.query('SELECT 1'));
     },
 
-    migrationsApplied: () =>
-      pgRequest('read the migrations', null, () =>
-        memoryMigrationsApplied(dataSource, options.table),
-      ),
+    migrationsApplied: async () =>
+      (
+        await pgRequest('read the schema', null, () =>
+          memorySchemaStatus(dataSource, options.table),
+        )
+      ).ready,
+
+    schemaStatus: () =>
+      pgRequest('read the schema', null, () => memorySchemaStatus(dataSource, options.table)),
 
     async close(): Promise<void> {
       if (owned && dataSource.isInitialized) await dataSource.destroy();

@@ -38,7 +38,11 @@ export class ConversationMemorySnapshotEntity {
   createdAt!: Date;
 }
 
-/** Per-session counters and metadata in `conversation_memory_sessions`, kept in step with writes. */
+/**
+ * Per-session counters and metadata in `conversation_memory_sessions`, kept in step with writes:
+ * by the store's own statements, and by statement triggers on the messages table for rows other
+ * writers (Phero, plain SQL) insert or delete.
+ */
 @Entity({ name: 'conversation_memory_sessions', synchronize: false })
 @Index('conversation_memory_recent_idx', ['updatedAt', 'sessionId'])
 export class ConversationMemorySessionEntity {

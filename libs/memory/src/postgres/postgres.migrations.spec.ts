@@ -90,6 +90,7 @@ describe('the memory migrations', () => {
       promisify(execFile)('npm', ['run', '--silent', script], { cwd: REPO_ROOT, env });
     await run('migration:run');
     expect(await tablesOf(schema)).toEqual(expect.arrayContaining(MEMORY_TABLES));
+    // One migration per revert, newest first.
     for (const _ of createMemoryMigrations()) await run('migration:revert');
     expect(await tablesOf(schema)).toEqual(['conversation_memory_migrations']);
   }, 60_000);

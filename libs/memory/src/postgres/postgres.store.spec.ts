@@ -111,3 +111,91 @@ describe('postgresBackend list', () => {
     expect(await search('A_B')).toEqual(['a_b']);
   });
 });
+
+describe('preparedStatements', () => {
+  /** The names prepared on the one connection of a pool of one, after a save and a retrieve. */
+  async function preparedAfterUse(preparedStatements: boolean): Promise<string[]> {
+    const single = await new DataSource({
+      type: 'postgres',
+      url: schemas.url,
+      poolSize: 1,
+    }).initialize();
+    try {
+      const memory = await PostgresMemory.open(single, 'prepared', {
+        table: schemas.nextTable(),
+        preparedStatements,
+      });
+      await memory.save(conversation(2));
+      expect(texts(await memory.retrieve())).toEqual(['u0', 'a1']);
+      await memory.setMeta('title', 't');
+      const rows = (await single.query(
+        "SELECT name FROM pg_prepared_statements WHERE name LIKE 'agent_memory_%'",
+      )) as { name: string }[];
+      return rows.map((row) => row.name);
+    } finally {
+      await single.destroy();
+    }
+  }
+
+  it('are named on the hot path by default, and none with preparedStatements: false (PgBouncer transaction mode)', async () => {
+    expect((await preparedAfterUse(true)).length).toBeGreaterThanOrEqual(3);
+    expect(await preparedAfterUse(false)).toEqual([]);
+  });
+});
+
+describe('saves of one session waiting in one process', () => {
+  /** The number of transactions that stored the session's rows (rows of one share `created_at`). */
+  async function statementsOf(table: string, session: string): Promise<number> {
+    const [{ n }] = await schemas.query<{ n: number }>(
+      `SELECT count(DISTINCT created_at)::int AS n FROM ${table} WHERE session_id = $1`,
+      [session],
+    );
+    return n;
+  }
+
+  it('go as one statement after the one in flight, each batch contiguous and in its order', async () => {
+    const table = schemas.nextTable();
+    const backend = await postgresBackend({ dataSource, table });
+    const writers = await Promise.all(Array.from({ length: 8 }, () => backend.open('grouped')));
+    await Promise.all(
+      writers.map((memory, w) => memory.save([userMessage(`w${w}-q`), userMessage(`w${w}-a`)])),
+    );
+    const got = texts(await writers[0]!.retrieve());
+    // The first save went alone; the seven that waited went together, in the order they came.
+    expect(got).toEqual(Array.from({ length: 8 }, (_, w) => [`w${w}-q`, `w${w}-a`]).flat());
+    expect(await statementsOf(table, 'grouped')).toBe(2);
+    expect(await backend.inspect('grouped')).toMatchObject({ messages: 16, stored: 16 });
+  });
+
+  it('fail together when their statement fails, and one aborted while waiting stores nothing', async () => {
+    const table = schemas.nextTable();
+    const backend = await postgresBackend({ dataSource, table });
+    await schemas.query(
+      `ALTER TABLE ${table} ADD CONSTRAINT no_boom CHECK (message->'parts'->0->>'text' <> 'boom')`,
+    );
+    const memory = await backend.open('failing');
+    const aborted = new AbortController();
+    const saves = [
+      memory.save([userMessage('first')]),
+      memory.save([userMessage('boom')]),
+      memory.save([userMessage('with boom')]),
+      memory.save([userMessage('aborted')], { signal: aborted.signal }),
+    ];
+    aborted.abort(new Error('caller gave up'));
+    const outcomes = await Promise.allSettled(saves);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ pgCode: '23514' });
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ pgCode: '23514' });
+    expect((outcomes[3] as PromiseRejectedResult).reason).toMatchObject({
+      message: expect.stringContaining('caller gave up'),
+    });
+    expect(texts(await memory.retrieve())).toEqual(['first']);
+    await memory.save([userMessage('after')]);
+    expect(texts(await memory.retrieve())).toEqual(['first', 'after']);
+  });
+});

@@ -33,6 +33,7 @@ import {
   storedSnapshot,
 } from '../core/snapshot';
 import { ensureMemorySchema } from './memory-schema';
+import { saveGroupsOf } from './save-groups';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
@@ -40,6 +41,11 @@ import { decodeContextRows, decodeRowMessage, type ContextRow } from './postgres
 
 /** `updated_at` is kept at millisecond precision, the precision of list tokens and ISO strings. */
 const NOW_MS = "date_trunc('milliseconds', now())";
+/**
+ * Marks the transaction's deletes as the store's own (pruning, the legacy rewrite), so the delete
+ * trigger does not take a session left with no rows for a `Clear` by another writer.
+ */
+const OWN_DELETE = "SELECT set_config('agent_memory.own_delete', 'on', true)";
 
 export interface PostgresMemoryOptions {
   /**
@@ -51,6 +57,12 @@ export interface PostgresMemoryOptions {
   ensureSchema?: boolean;
   /** Delete the messages a snapshot covers, in the snapshot's transaction. Default false. */
   pruneCompacted?: boolean;
+  /**
+   * Run the hot-path statements (save, retrieve, metadata) as named prepared statements. Default
+   * true. Set false behind a pooler that does not keep named statements between transactions
+   * (PgBouncer in transaction mode before 1.21, or without `max_prepared_statements`).
+   */
+  preparedStatements?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
 }
@@ -60,9 +72,14 @@ export interface PostgresMemoryOptions {
  * (`seq bigserial` is the cursor), the latest snapshot in `<table>_snapshots`, counters and
  * metadata in `<table>_sessions`. Several processes can share a session.
  *
- * Every write locks the session's row (an upsert or `SELECT … FOR UPDATE`), so writers of one
- * session are serialised across processes and a batch's seqs are contiguous. `saveSnapshot` is a
- * compare-and-swap decided in SQL under that lock. A message row that does not decode raises
+ * Every write of messages or snapshot first takes the session's transaction-scoped advisory lock
+ * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
+ * serialised across processes until commit and a batch's seqs are contiguous. Saves of one
+ * session that wait in one process are combined into one statement (group commit), each batch
+ * still contiguous and in order. A save updates the sessions row's counters and `updated_at` in
+ * its own statement; statement triggers on the messages table do the same for rows another writer
+ * (Phero, plain SQL) inserts or deletes. `saveSnapshot` is a compare-and-swap decided in SQL
+ * under that lock. A message row that does not decode raises
  * `CorruptSessionError` naming the session and seq and is left as it is. Database errors (an
  * unreachable server, a statement timeout) are thrown as TypeORM/`pg` raised them.
  */
@@ -101,6 +118,19 @@ export class PostgresMemory implements SessionStore {
     return memory;
   }
 
+  /** Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending. */
+  private async insert(messages: readonly string[]): Promise<number[]> {
+    const rows = (await this.query(this.sql.save, [this.sessionId, messages, messages.length])) as {
+      seq: string;
+    }[];
+    return ascendingSeqs(rows);
+  }
+
+  /** One hot-path statement, prepared unless `preparedStatements` is false. */
+  private query(text: string, values: unknown[]): Promise<unknown[]> {
+    return preparedQuery(this.dataSource, text, values, this.opts.preparedStatements ?? true);
+  }
+
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     const { snapshot, tail } = await this.loadSnapshot(opts);
     return contextMessages(
@@ -110,38 +140,51 @@ export class PostgresMemory implements SessionStore {
   }
 
   /**
-   * One statement without an idempotency key; with one, a transaction that locks the session's
-   * row, looks the key up in `idempotency_keys`, and inserts and remembers it only when new.
+   * Without an idempotency key, one statement, combined with the saves of the session waiting in
+   * this process; with one, a transaction that takes the session's lock, then its row, looks the
+   * key up in `idempotency_keys`, and inserts and remembers it only when new.
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
     const batch = validateMessages(messages);
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
     throwIfAborted(opts);
-    const values = [this.sessionId, batch.map((message) => JSON.stringify(message)), batch.length];
-    let result: SaveResult;
-    if (key === undefined) {
-      if (batch.length === 0) return EMPTY_SAVE_RESULT;
-      const rows = await pgRequest('save', this.sessionId, () =>
-        preparedQuery(this.dataSource, this.sql.save, values),
-      );
-      result = savedRange(rows);
-    } else if (batch.length === 0) {
+    if (batch.length === 0) {
+      if (key === undefined) return EMPTY_SAVE_RESULT;
       const rows = (await pgRequest('read idempotency keys', this.sessionId, () =>
-        preparedQuery(this.dataSource, this.sql.idempotencyKeys, [this.sessionId]),
+        this.query(this.sql.idempotencyKeys, [this.sessionId]),
       )) as { idempotency_keys: unknown }[];
       const seen = findIdempotencyRecord(decodeIdempotencyRecords(rows[0]?.idempotency_keys), key);
       return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
+    }
+    const json = batch.map((message) => JSON.stringify(message));
+    let result: SaveResult;
+    if (key === undefined) {
+      // Saves of this session waiting in this process go together: one lock, one commit.
+      const seqs = await pgRequest('save', this.sessionId, () =>
+        saveGroupsOf(this.dataSource).save(
+          this.tables.lockKey + this.sessionId,
+          json,
+          (combined) => this.insert(combined),
+          opts?.signal,
+        ),
+      );
+      result = savedRange(seqs);
     } else {
       result = await pgRequest('save', this.sessionId, () =>
         this.dataSource.transaction(async (tx) => {
+          // The session's lock first, as every writer takes it; then its row, with the keys.
+          await tx.query(this.sql.lockSession, [this.sessionId]);
           const [row] = (await tx.query(this.sql.lockIdempotencyKeys, [this.sessionId])) as [
             { idempotency_keys: unknown },
           ];
           const keys = decodeIdempotencyRecords(row.idempotency_keys);
           const seen = findIdempotencyRecord(keys, key);
           if (seen) return replayedResult(seen);
-          const saved = savedRange(await tx.query(this.sql.save, values));
+          const rows = (await tx.query(this.sql.save, [this.sessionId, json, json.length])) as {
+            seq: string;
+          }[];
+          const saved = savedRange(ascendingSeqs(rows));
           const remembered = rememberIdempotencyRecord(keys, {
             key,
             first: saved.first,
@@ -171,7 +214,7 @@ export class PostgresMemory implements SessionStore {
   async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
     throwIfAborted(opts);
     const rows = (await pgRequest('read', this.sessionId, () =>
-      preparedQuery(this.dataSource, this.sql.context, [this.sessionId]),
+      this.query(this.sql.context, [this.sessionId]),
     )) as ContextRow[];
     return decodeContextRows(this.sessionId, rows);
   }
@@ -179,11 +222,7 @@ export class PostgresMemory implements SessionStore {
   async entries(query: EntriesQuery = {}, opts?: CallOptions): Promise<Entry[]> {
     throwIfAborted(opts);
     const rows = (await pgRequest('read entries', this.sessionId, () =>
-      preparedQuery(this.dataSource, this.sql.entriesPage, [
-        this.sessionId,
-        query.after ?? 0,
-        query.limit ?? null,
-      ]),
+      this.query(this.sql.entriesPage, [this.sessionId, query.after ?? 0, query.limit ?? null]),
     )) as { seq: string; message: unknown }[];
     return rows.map((row) => ({
       cursor: Number(row.seq),
@@ -227,18 +266,15 @@ export class PostgresMemory implements SessionStore {
         state.last_seq === null ? null : Number(state.last_seq),
       );
       const stored = storedSnapshot({ ...snapshot, pinned }, upTo, new Date());
+      const prune = this.opts.pruneCompacted ?? false;
+      // The delete trigger then takes the pruned rows from `stored` but keeps the snapshot.
+      if (prune) await tx.query(OWN_DELETE);
       const value = JSON.stringify(
         stored.pinned
           ? { summary: stored.summary, pinned: stored.pinned }
           : { summary: stored.summary },
       );
-      await tx.query(this.sql.swapSnapshot, [
-        this.sessionId,
-        upTo,
-        value,
-        stored.createdAt,
-        this.opts.pruneCompacted ?? false,
-      ]);
+      await tx.query(this.sql.swapSnapshot, [this.sessionId, upTo, value, stored.createdAt, prune]);
       return stored;
     });
   }
@@ -246,7 +282,7 @@ export class PostgresMemory implements SessionStore {
   async setMeta(key: string, value: string): Promise<void> {
     assertMetaEntry(key, value);
     await pgRequest('set metadata', this.sessionId, () =>
-      preparedQuery(this.dataSource, value === '' ? this.sql.removeMeta : this.sql.setMeta, [
+      this.query(value === '' ? this.sql.removeMeta : this.sql.setMeta, [
         this.sessionId,
         key,
         ...(value === '' ? [] : [value]),
@@ -256,7 +292,7 @@ export class PostgresMemory implements SessionStore {
 
   async meta(): Promise<Record<string, string>> {
     const rows = (await pgRequest('read metadata', this.sessionId, () =>
-      preparedQuery(this.dataSource, this.sql.meta, [this.sessionId]),
+      this.query(this.sql.meta, [this.sessionId]),
     )) as {
       meta: Record<string, string>;
     }[];
@@ -293,49 +329,52 @@ export class PostgresMemory implements SessionStore {
     summary: Message,
   ): Promise<void> {
     await tx.query(this.sql.lockSession, [this.sessionId]);
+    await tx.query(OWN_DELETE);
     const [{ first }] = (await tx.query(this.sql.firstSeq, [this.sessionId])) as [
       { first: string | null },
     ];
     if (first === null || Number(first) !== from) return;
-    const [, deleted] = (await tx.query(this.sql.deleteRange, [this.sessionId, from, to])) as [
-      unknown,
-      number,
-    ];
+    await tx.query(this.sql.deleteRange, [this.sessionId, from, to]);
     await tx.query(this.sql.insertAt, [this.sessionId, to, JSON.stringify(summary)]);
-    await tx.query(this.sql.adjustStored, [this.sessionId, 1 - deleted]);
+    // The insert trigger counted the summary as saved; it replaces messages, it adds none.
+    await tx.query(this.sql.uncountSummary, [this.sessionId]);
   }
 }
 
-/** The cursors of a save statement's one row (`first`, `last` as bigint strings). */
-function savedRange(rows: unknown): SaveResult {
-  const [row] = rows as [{ first: string | null; last: string | null }];
-  return {
-    first: row.first === null ? null : Number(row.first),
-    last: row.last === null ? null : Number(row.last),
-    replayed: false,
-  };
+/** The seqs a save statement returned (bigint strings), ascending. */
+function ascendingSeqs(rows: readonly { seq: string }[]): number[] {
+  return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+}
+
+/** The result of a save that stored messages with these seqs (ascending). */
+function savedRange(seqs: readonly number[]): SaveResult {
+  return { first: seqs[0] ?? null, last: seqs[seqs.length - 1] ?? null, replayed: false };
 }
 
 /** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
-function statements({ messages, snapshots, sessions }: MemoryTableNames) {
+function statements({ messages, snapshots, sessions, lockKey }: MemoryTableNames) {
+  // The key text holds only validated identifiers, so it is safe inside a literal.
+  const lock = `pg_advisory_xact_lock(hashtextextended('${lockKey}' || $1, 0))`;
   return {
-    // The upsert locks the session row until commit: the next writer's seqs come after this batch's.
-    save: `WITH session AS (
+    // The session's advisory lock is taken before any seq is drawn and held until commit: the next
+    // writer's seqs come after this batch's. The counters are upserted here, after the lock (the
+    // upsert reads it), and the insert trigger skips this statement (`own_insert`); it only
+    // counts rows other writers insert.
+    save: `WITH lock AS (SELECT ${lock}),
+      own AS (SELECT set_config('agent_memory.own_insert', 'on', true)),
+      session AS (
         INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
-        VALUES ($1, $3::bigint, $3::bigint, ${NOW_MS})
+        SELECT $1, $3::bigint, $3::bigint, ${NOW_MS} FROM lock
         ON CONFLICT (session_id) DO UPDATE
           SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
               updated_at = excluded.updated_at
         RETURNING session_id
-      ),
-      inserted AS (
-        INSERT INTO ${messages} (session_id, message)
-        SELECT session.session_id, batch.message
-        FROM session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
-        ORDER BY batch.ord
-        RETURNING seq
       )
-      SELECT min(seq) AS first, max(seq) AS last FROM inserted`,
+      INSERT INTO ${messages} (session_id, message)
+      SELECT session.session_id, batch.message
+      FROM own, session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
+      ORDER BY batch.ord
+      RETURNING seq`,
     // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
     lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
       VALUES ($1, ${NOW_MS})
@@ -354,10 +393,11 @@ function statements({ messages, snapshots, sessions }: MemoryTableNames) {
     allRows: `SELECT seq, message FROM ${messages} WHERE session_id = $1 ORDER BY seq`,
     // LIMIT NULL is no limit.
     entriesPage: `SELECT seq, message FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-    lockSession: `SELECT 1 FROM ${sessions} WHERE session_id = $1 FOR UPDATE`,
+    lockSession: `SELECT ${lock}`,
     snapshotState: `SELECT
         (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1) AS upto_seq,
         (SELECT max(seq) FROM ${messages} WHERE session_id = $1) AS last_seq`,
+    // The delete trigger takes the pruned rows from the session's `stored`.
     swapSnapshot: `WITH snap AS (
         INSERT INTO ${snapshots} (session_id, upto_seq, snapshot, created_at)
         VALUES ($1, $2, $3::jsonb, $4::timestamptz)
@@ -365,11 +405,9 @@ function statements({ messages, snapshots, sessions }: MemoryTableNames) {
           SET upto_seq = excluded.upto_seq, snapshot = excluded.snapshot, created_at = excluded.created_at
       ),
       pruned AS (
-        DELETE FROM ${messages} WHERE $5::boolean AND session_id = $1 AND seq <= $2 RETURNING 1
+        DELETE FROM ${messages} WHERE $5::boolean AND session_id = $1 AND seq <= $2
       )
-      UPDATE ${sessions}
-      SET stored = stored - (SELECT count(*) FROM pruned), updated_at = ${NOW_MS}
-      WHERE session_id = $1`,
+      UPDATE ${sessions} SET updated_at = ${NOW_MS} WHERE session_id = $1`,
     clear: `WITH gone_messages AS (DELETE FROM ${messages} WHERE session_id = $1),
       gone_snapshot AS (DELETE FROM ${snapshots} WHERE session_id = $1)
       DELETE FROM ${sessions} WHERE session_id = $1`,
@@ -382,6 +420,6 @@ function statements({ messages, snapshots, sessions }: MemoryTableNames) {
     firstSeq: `SELECT min(seq) AS first FROM ${messages} WHERE session_id = $1`,
     deleteRange: `DELETE FROM ${messages} WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
     insertAt: `INSERT INTO ${messages} (session_id, seq, message) VALUES ($1, $2, $3::jsonb)`,
-    adjustStored: `UPDATE ${sessions} SET stored = stored + $2, updated_at = ${NOW_MS} WHERE session_id = $1`,
+    uncountSummary: `UPDATE ${sessions} SET saved = saved - 1 WHERE session_id = $1`,
   };
 }

@@ -1,5 +1,6 @@
 import type { MigrationInterface } from 'typeorm';
 import { memoryTableNames } from '../memory-table-names';
+import { AdoptMessagesTable1764770000000 } from './adopt-messages-table.migration';
 import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 
@@ -9,13 +10,21 @@ export type MemoryMigrationClass = new () => MigrationInterface;
 /**
  * The TypeORM migrations that create the tables of `table` (default `conversation_memory`; a
  * `schema.` prefix is allowed), in order, as classes bound to those table names. Pass them as a
- * DataSource's explicit `migrations` array.
+ * DataSource's explicit `migrations` array: either the library's own (`ensureSchema`, the CLI,
+ * recorded in `<table>_migrations`) or the app's (`migrations: [...createMemoryMigrations(t)]`
+ * with `migrationsRun: true`, recorded in the app's migrations table). Every migration is
+ * idempotent, so both may run on one database, in any order, and on tables Phero created.
  * @throws RangeError when `table` is not a valid name, before any SQL.
  */
 export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
   const names = memoryTableNames(table);
   return [
     class extends CreateMemoryTables1764680000000 {
+      constructor() {
+        super(names);
+      }
+    },
+    class extends AdoptMessagesTable1764770000000 {
       constructor() {
         super(names);
       }
@@ -31,6 +40,7 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
 /** The names of the migrations of {@link createMemoryMigrations}, in order. */
 export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   CreateMemoryTables1764680000000.migrationName,
+  AdoptMessagesTable1764770000000.migrationName,
   AddIdempotencyKeys1764950000000.migrationName,
 ];
 
