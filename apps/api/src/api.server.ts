@@ -4,11 +4,18 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
+import { adminAuthGate } from './auth/admin-auth.middleware';
 import { AdminToken } from './auth/admin-token';
+import { FailedAuthLimiter } from './auth/failed-auth.limiter';
+import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
+import { securityHeaders } from './security/security-headers';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_SIZE = '4mb';
+
+/** The OpenAPI page and document: readable without the token. */
+const OPEN_API_PATHS = ['/api/docs', '/api/docs-json'] as const;
 
 export interface ApiServerOptions {
   /** The environment to read the settings from; default `process.env`. */
@@ -42,8 +49,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     AppModule.forRoot({ config, token, adminDistDir: options.adminDistDir }),
     { logger: options.logger, bodyParser: false, abortOnError: false },
   );
-  app.useBodyParser('json', { limit: MAX_BODY_SIZE });
+  // Order matters: headers on every answer, CORS preflights answered, then the token checked
+  // before any body is read or any route matched.
+  app.disable('x-powered-by');
+  app.use(securityHeaders());
   app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
+  app.use(
+    adminAuthGate(token, app.get(FailedAuthLimiter), {
+      protectedPrefixes: ['/api', '/metrics'],
+      openPrefixes: [...OPEN_API_PATHS],
+    }),
+  );
+  app.useBodyParser('json', { limit: MAX_BODY_SIZE });
+  app.use(bodyParseErrors());
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,

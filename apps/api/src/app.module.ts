@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdminToken } from './auth/admin-token';
 import { AdminTokenGuard } from './auth/admin-token.guard';
+import { FailedAuthLimiter } from './auth/failed-auth.limiter';
 import { CompactionsController } from './compactions/compactions.controller';
 import { CompactionsService } from './compactions/compactions.service';
 import type { ApiConfig } from './config/api-config';
@@ -44,6 +45,15 @@ export class AppModule {
       : [];
     const providers: Provider[] = [
       { provide: AdminToken, useValue: options.token },
+      {
+        provide: FailedAuthLimiter,
+        inject: [API_CONFIG],
+        useFactory: (config: ApiConfig) =>
+          new FailedAuthLimiter({
+            limit: config.authFailureLimit,
+            windowMs: config.authFailureWindowMs,
+          }),
+      },
       AdminTokenGuard,
       { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ShutdownDrainService,
