@@ -11,11 +11,11 @@ import { CompactionsController } from './compactions/compactions.controller';
 import { CompactionsService } from './compactions/compactions.service';
 import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
-import { memoryModuleOptionsFromConfig } from '../../shared/memory-options.factory';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
 import { MemoryHealthIndicator } from '@agent-memory/memory/health';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
+import { apiMemoryOptions } from './memory-options';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
@@ -69,7 +69,7 @@ export class AppModule {
         TerminusModule,
         MemoryModule.forRootAsync({
           inject: [API_CONFIG],
-          useFactory: (config: ApiConfig) => memoryModuleOptionsFromConfig(config),
+          useFactory: (config: ApiConfig) => apiMemoryOptions(config),
         }),
         ...dashboard,
       ],

@@ -2,6 +2,22 @@ import type { ClientProxy } from '@nestjs/microservices';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
+import type { CompactionJobStore } from './compaction-job-store.interface';
+
+/** Where compaction job states are kept so that every replica answers for them. */
+export interface MemoryCompactionJobsOptions {
+  /**
+   * The job store, such as `postgresCompactionJobStore(backend)` (a promise is awaited at
+   * start-up). Default: in this process only.
+   */
+  store?: CompactionJobStore | Promise<CompactionJobStore | undefined>;
+  /** How long a job's state is kept after its last change (ms). Default 86400000 (a day). */
+  ttlMs?: number;
+  /** A queued or running job not renewed by its process for this long is reported failed (ms). Default 30000. */
+  leaseMs?: number;
+  /** The clock of leases and expiry (epoch ms); tests inject one. Default `Date.now`. */
+  now?: () => number;
+}
 
 /** Where compaction checks go with `mode: 'nats'`. Give `servers` or `client`. */
 export interface MemoryCompactionNatsOptions {
@@ -42,6 +58,8 @@ export interface MemoryCompactionOptions {
   historyLimit?: number;
   /** On shutdown, how long running compactions may finish before they are aborted (ms). Default 10000. */
   shutdownGraceMs?: number;
+  /** Where job states are kept for `CompactionService.lookup` on every replica. */
+  jobs?: MemoryCompactionJobsOptions;
 }
 
 /** Options of `MemoryModule.forRoot` (and what a `forRootAsync` factory returns). */

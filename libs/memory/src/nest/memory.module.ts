@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { compactionJobsProvider } from './compaction-jobs.provider';
 import { CompactionService } from './compaction.service';
 import { MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import { ConfigurableMemoryModule } from './memory.module-definition';
@@ -22,6 +23,7 @@ import { MemoryService } from './memory.service';
     memoryBackendProvider,
     compactionConfigProvider,
     compactionRunnerProvider,
+    compactionJobsProvider,
     CompactionService,
     MemoryService,
   ],

@@ -20,3 +20,5 @@ export {
 } from './migrations/memory-migrations';
 export { CreateMemoryTables1764680000000 } from './migrations/create-memory-tables.migration';
 export { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';
+export { PostgresCompactionJobStore, compactionJobsTable } from './postgres-compaction-job.store';
+export { CreateCompactionJobs1764700000000 } from './migrations/create-compaction-jobs.migration';

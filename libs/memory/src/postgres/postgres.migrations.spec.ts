@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import {
   createMemoryMigrations,
   MemoryMigrationDataSource,
+  MEMORY_MIGRATION_NAMES,
   memoryMigrationsApplied,
   PostgresMemory,
   postgresBackend,
@@ -53,13 +54,16 @@ describe('the memory migrations', () => {
       await migrator.runMigrations({ transaction: 'all' });
       expect(await tablesOf(schema)).toEqual([
         'conversation_memory',
+        'conversation_memory_jobs',
         'conversation_memory_migrations',
         'conversation_memory_sessions',
         'conversation_memory_snapshots',
       ]);
       expect(await memoryMigrationsApplied(dataSource, table)).toBe(true);
 
-      await migrator.undoLastMigration({ transaction: 'all' });
+      for (const _migration of MEMORY_MIGRATION_NAMES) {
+        await migrator.undoLastMigration({ transaction: 'all' });
+      }
       expect(await tablesOf(schema)).toEqual(['conversation_memory_migrations']);
       expect(await memoryMigrationsApplied(dataSource, table)).toBe(false);
 
@@ -87,7 +91,7 @@ describe('the memory migrations', () => {
       promisify(execFile)('npm', ['run', '--silent', script], { cwd: REPO_ROOT, env });
     await run('migration:run');
     expect(await tablesOf(schema)).toEqual(expect.arrayContaining(MEMORY_TABLES));
-    await run('migration:revert');
+    for (const _migration of MEMORY_MIGRATION_NAMES) await run('migration:revert');
     expect(await tablesOf(schema)).toEqual(['conversation_memory_migrations']);
   }, 60_000);
 

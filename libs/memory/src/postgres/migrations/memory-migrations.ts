@@ -1,5 +1,6 @@
 import type { MigrationInterface } from 'typeorm';
 import { memoryTableNames } from '../memory-table-names';
+import { CreateCompactionJobs1764700000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 
 /** A migration class TypeORM can instantiate (its `migrations` option takes classes, not instances). */
@@ -19,12 +20,18 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends CreateCompactionJobs1764700000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
 /** The names of the migrations of {@link createMemoryMigrations}, in order. */
 export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   CreateMemoryTables1764680000000.migrationName,
+  CreateCompactionJobs1764700000000.migrationName,
 ];
 
 /**

@@ -1,0 +1,22 @@
+import type { Provider } from '@nestjs/common';
+import { COMPACTION_JOBS } from './memory.constants';
+import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
+import type { MemoryModuleOptions } from './memory-module-options.interface';
+import { SharedCompactionJobs } from './shared-compaction-jobs';
+
+/** The {@link SharedCompactionJobs} of the module's `compaction.jobs` options (the store awaited). */
+export const compactionJobsProvider: Provider = {
+  provide: COMPACTION_JOBS,
+  inject: [MEMORY_MODULE_OPTIONS],
+  useFactory: async (options: MemoryModuleOptions): Promise<SharedCompactionJobs> => {
+    const jobs = options.compaction?.jobs ?? {};
+    const store = await jobs.store;
+    if (
+      store !== undefined &&
+      (typeof store?.put !== 'function' || typeof store.get !== 'function')
+    ) {
+      throw new TypeError('compaction.jobs.store must be a CompactionJobStore (put and get)');
+    }
+    return new SharedCompactionJobs({ ...jobs, store });
+  },
+};
