@@ -16,6 +16,9 @@ import { MemoryHealthIndicator } from '@agent-memory/memory/health';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
 import { apiMemoryOptions } from './memory-options';
+import { MemoryMetrics } from './metrics/memory-metrics';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsPortServer } from './metrics/metrics-port.server';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
@@ -28,6 +31,8 @@ export interface AppModuleOptions {
   token: AdminToken;
   /** The dashboard's built files; default {@link ADMIN_DIST_DIR}. */
   adminDistDir?: string;
+  /** The server's metrics (one registry per server). */
+  metrics: MemoryMetrics;
 }
 
 /** The admin server: sessions and compactions under `/api`, probes under `/health`, the dashboard at `/`. */
@@ -45,6 +50,8 @@ export class AppModule {
       : [];
     const providers: Provider[] = [
       { provide: AdminToken, useValue: options.token },
+      { provide: MemoryMetrics, useValue: options.metrics },
+      MetricsPortServer,
       {
         provide: FailedAuthLimiter,
         inject: [API_CONFIG],
@@ -69,11 +76,11 @@ export class AppModule {
         TerminusModule,
         MemoryModule.forRootAsync({
           inject: [API_CONFIG],
-          useFactory: (config: ApiConfig) => apiMemoryOptions(config),
+          useFactory: (config: ApiConfig) => apiMemoryOptions(config, options.metrics),
         }),
         ...dashboard,
       ],
-      controllers: [SessionsController, CompactionsController, HealthController],
+      controllers: [SessionsController, CompactionsController, HealthController, MetricsController],
       providers,
     };
   }

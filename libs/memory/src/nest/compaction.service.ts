@@ -242,6 +242,7 @@ export class CompactionService implements OnModuleDestroy {
           reject(error);
         }
         this.writeShared(record);
+        this.shared.finished(record.job);
         this.remember(record);
       },
     };

@@ -2,6 +2,7 @@ import type { ClientProxy } from '@nestjs/microservices';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
+import type { CompactionJob } from './compaction-job.interface';
 import type { CompactionJobStore } from './compaction-job-store.interface';
 
 /** Where compaction job states are kept so that every replica answers for them. */
@@ -17,6 +18,8 @@ export interface MemoryCompactionJobsOptions {
   leaseMs?: number;
   /** The clock of leases and expiry (epoch ms); tests inject one. Default `Date.now`. */
   now?: () => number;
+  /** Told once about every job that ends (`done` or `failed`, `afterTurn` checks included), for metrics. */
+  onFinished?: (job: CompactionJob) => void;
 }
 
 /** Where compaction checks go with `mode: 'nats'`. Give `servers` or `client`. */

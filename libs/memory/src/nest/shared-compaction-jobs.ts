@@ -29,6 +29,8 @@ export interface SharedCompactionJobsOptions {
   leaseMs?: number;
   /** The clock leases and expiry are measured with (epoch ms). Default `Date.now`. */
   now?: () => number;
+  /** Told once about every job that ends, shared or not (see {@link SharedCompactionJobs.finished}). */
+  onFinished?: (job: CompactionJob) => void;
 }
 
 /**
@@ -45,6 +47,7 @@ export class SharedCompactionJobs {
   readonly ttlMs: number;
   readonly leaseMs: number;
   private readonly now: () => number;
+  private readonly onFinished: ((job: CompactionJob) => void) | undefined;
   /** The last write of each job with a write in flight. */
   private readonly writes = new Map<string, Promise<void>>();
   /** Queued or running shared jobs, renewed by the heartbeat. */
@@ -60,6 +63,7 @@ export class SharedCompactionJobs {
       DEFAULT_COMPACTION_JOB_LEASE_MS,
     );
     this.now = options.now ?? Date.now;
+    this.onFinished = options.onFinished;
     this.store = options.store ?? new InMemoryCompactionJobStore(this.now);
   }
 
@@ -84,6 +88,17 @@ export class SharedCompactionJobs {
       () => this.forgetWrite(snapshot.id, write),
     );
     return write;
+  }
+
+  /** Reports a job of this process that ended (`done` or `failed`) to `onFinished`; never throws. */
+  finished(job: CompactionJob): void {
+    try {
+      this.onFinished?.({ ...job });
+    } catch (error) {
+      this.logger.warn(
+        `compaction.jobs.onFinished threw: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 
   /**
