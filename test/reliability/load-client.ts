@@ -13,6 +13,8 @@ export interface LoadResult {
   p99Ms: number;
   /** Non-2xx answers, connection errors and timeouts. */
   errors: number;
+  /** Answers that were not 2xx, by status, such as `409: 12`. */
+  failedStatuses: string;
   /** Texts acknowledged (201), per autocannon connection, in the order they were sent. */
   acknowledged: Map<number, string[]>;
 }
@@ -87,6 +89,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+    failedStatuses: Object.entries(result.statusCodeStats ?? {})
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, { count }]) => `${status}: ${count}`)
+      .join(', '),
     acknowledged,
   };
 }

@@ -50,7 +50,12 @@ describe.each(['simple', 'jsonfile', 'postgres', 'nats'] as BackendKind[])(
 
     beforeAll(async () => {
       data = backendEnv(kind);
-      server = await startApiProcess({ ...data.env, AUTH_FAILURE_LIMIT: '1000000' });
+      server = await startApiProcess({
+        ...data.env,
+        AUTH_FAILURE_LIMIT: '1000000',
+        // The in-process store keeps 10,000 messages a session by default, evicting the oldest.
+        MEMORY_SIMPLE_CAPACITY: '1000000',
+      });
     }, 60_000);
 
     afterAll(async () => {
@@ -60,7 +65,7 @@ describe.each(['simple', 'jsonfile', 'postgres', 'nats'] as BackendKind[])(
 
     function report(result: LoadResult, readBack?: ReturnType<typeof checkReadBack>): void {
       rows.push(
-        `| ${kind} | ${result.scenario} | ${result.requests} | ${result.throughputPerS} | ${result.p50Ms} | ${result.p99Ms} | ${result.errors} | ${readBack?.acknowledged ?? '-'} | ${readBack?.missing ?? '-'} | ${readBack?.duplicated ?? '-'} | ${readBack?.outOfOrder ?? '-'} |`,
+        `| ${kind} | ${result.scenario} | ${result.requests} | ${result.throughputPerS} | ${result.p50Ms} | ${result.p99Ms} | ${result.errors}${result.failedStatuses ? ` (${result.failedStatuses})` : ''} | ${readBack?.acknowledged ?? '-'} | ${readBack?.missing ?? '-'} | ${readBack?.duplicated ?? '-'} | ${readBack?.outOfOrder ?? '-'} |`,
       );
     }
 
