@@ -1,19 +1,32 @@
-import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
+import {
+  ConsoleLogger,
+  type INestApplication,
+  type LoggerService,
+  type LogLevel,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
+import { adminAuthGate } from './auth/admin-auth.middleware';
 import { AdminToken } from './auth/admin-token';
+import { FailedAuthLimiter } from './auth/failed-auth.limiter';
+import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
+import { MemoryMetrics } from './metrics/memory-metrics';
+import { securityHeaders } from './security/security-headers';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_SIZE = '4mb';
 
+/** The OpenAPI page and document: readable without the token. */
+const OPEN_API_PATHS = ['/api/docs', '/api/docs-json'] as const;
+
 export interface ApiServerOptions {
   /** The environment to read the settings from; default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Nest's logger, or the levels to log; default Nest's console logger. */
+  /** Nest's logger, or the levels to log; default Nest's console logger (JSON with `LOG_FORMAT=json`). */
   logger?: LoggerService | LogLevel[] | false;
   /** The dashboard's built files; default `apps/admin/dist`. */
   adminDistDir?: string;
@@ -29,6 +42,14 @@ export interface ApiServer {
   dashboardUrl: string;
 }
 
+/** Levels the server logs by default: per-call debug lines stay off. */
+const DEFAULT_LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log'];
+
+/** Nest's console logger, one JSON object a line with `LOG_FORMAT=json` (the production default). */
+function serverLogger(config: ApiConfig): LoggerService {
+  return new ConsoleLogger({ json: config.logFormat === 'json', logLevels: DEFAULT_LOG_LEVELS });
+}
+
 /**
  * Builds the admin server and listens on `HOST`:`PORT` (see `parseApiConfig`): OpenAPI at
  * `/api/docs`, CORS closed unless `CORS_ORIGINS` lists origins, shutdown hooks on (SIGTERM drains
@@ -39,11 +60,27 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const config = parseApiConfig(options.env ?? process.env);
   const token = new AdminToken(config.adminToken);
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ config, token, adminDistDir: options.adminDistDir }),
-    { logger: options.logger, bodyParser: false, abortOnError: false },
+    AppModule.forRoot({
+      config,
+      token,
+      adminDistDir: options.adminDistDir,
+      metrics: new MemoryMetrics(),
+    }),
+    { logger: options.logger ?? serverLogger(config), bodyParser: false, abortOnError: false },
+  );
+  // Order matters: headers on every answer, CORS preflights answered, then the token checked
+  // before any body is read or any route matched.
+  app.disable('x-powered-by');
+  app.use(securityHeaders());
+  app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
+  app.use(
+    adminAuthGate(token, app.get(FailedAuthLimiter), {
+      protectedPrefixes: ['/api', '/metrics'],
+      openPrefixes: [...OPEN_API_PATHS],
+    }),
   );
   app.useBodyParser('json', { limit: MAX_BODY_SIZE });
-  app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
+  app.use(bodyParseErrors());
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,

@@ -6,15 +6,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdminToken } from './auth/admin-token';
 import { AdminTokenGuard } from './auth/admin-token.guard';
+import { FailedAuthLimiter } from './auth/failed-auth.limiter';
 import { CompactionsController } from './compactions/compactions.controller';
 import { CompactionsService } from './compactions/compactions.service';
 import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
-import { memoryModuleOptionsFromConfig } from '../../shared/memory-options.factory';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
 import { MemoryHealthIndicator } from '@agent-memory/memory/health';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
+import { apiMemoryOptions } from './memory-options';
+import { MemoryMetrics } from './metrics/memory-metrics';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsPortServer } from './metrics/metrics-port.server';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
@@ -27,6 +31,8 @@ export interface AppModuleOptions {
   token: AdminToken;
   /** The dashboard's built files; default {@link ADMIN_DIST_DIR}. */
   adminDistDir?: string;
+  /** The server's metrics (one registry per server). */
+  metrics: MemoryMetrics;
 }
 
 /** The admin server: sessions and compactions under `/api`, probes under `/health`, the dashboard at `/`. */
@@ -44,6 +50,17 @@ export class AppModule {
       : [];
     const providers: Provider[] = [
       { provide: AdminToken, useValue: options.token },
+      { provide: MemoryMetrics, useValue: options.metrics },
+      MetricsPortServer,
+      {
+        provide: FailedAuthLimiter,
+        inject: [API_CONFIG],
+        useFactory: (config: ApiConfig) =>
+          new FailedAuthLimiter({
+            limit: config.authFailureLimit,
+            windowMs: config.authFailureWindowMs,
+          }),
+      },
       AdminTokenGuard,
       { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ShutdownDrainService,
@@ -59,11 +76,11 @@ export class AppModule {
         TerminusModule,
         MemoryModule.forRootAsync({
           inject: [API_CONFIG],
-          useFactory: (config: ApiConfig) => memoryModuleOptionsFromConfig(config),
+          useFactory: (config: ApiConfig) => apiMemoryOptions(config, options.metrics),
         }),
         ...dashboard,
       ],
-      controllers: [SessionsController, CompactionsController, HealthController],
+      controllers: [SessionsController, CompactionsController, HealthController, MetricsController],
       providers,
     };
   }

@@ -283,7 +283,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
       expect(notJson.status).toBe(400);
       expect(await notJson.json()).toMatchObject({
         statusCode: 400,
-        code: 'BAD_REQUEST',
+        code: 'INVALID_BODY',
         message: expect.stringMatching(/JSON/),
       });
 

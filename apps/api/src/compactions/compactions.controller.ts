@@ -24,7 +24,7 @@ export class CompactionsController {
   @Get(':jobId')
   @ApiOkResponse({ type: CompactionJobDto })
   @ApiNotFoundResponse({ type: ApiErrorDto })
-  job(@Param('jobId') jobId: string): CompactionJob {
+  job(@Param('jobId') jobId: string): Promise<CompactionJob> {
     return this.compactions.job(jobId);
   }
 }

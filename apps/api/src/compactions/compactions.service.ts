@@ -10,8 +10,11 @@ const MAX_JOB_ID_LENGTH = 128;
 export class CompactionsService {
   constructor(private readonly compaction: CompactionService) {}
 
-  /** @throws ApiHttpError 503 `SHUTTING_DOWN` once the server is shutting down. */
-  enqueue(sessionId: string, opts: { force: boolean; dryRun: boolean }): string {
+  /**
+   * Queues a check and resolves with its id once the job is stored where every replica reads it.
+   * @throws ApiHttpError 503 `SHUTTING_DOWN` once the server is shutting down.
+   */
+  async enqueue(sessionId: string, opts: { force: boolean; dryRun: boolean }): Promise<string> {
     if (this.compaction.isShuttingDown) {
       throw new ApiHttpError(
         503,
@@ -19,7 +22,7 @@ export class CompactionsService {
         'the server is shutting down and takes no compaction jobs; retry on another replica',
       );
     }
-    return this.compaction.enqueue(sessionId, opts).jobId;
+    return (await this.compaction.submit(sessionId, opts)).jobId;
   }
 
   /** Asks for a threshold check after new messages; it runs off the request path. */
@@ -27,9 +30,12 @@ export class CompactionsService {
     this.compaction.afterTurn(sessionId);
   }
 
-  /** @throws ApiHttpError 404 `JOB_NOT_FOUND`. */
-  job(jobId: string): CompactionJob {
-    const job = jobId.length <= MAX_JOB_ID_LENGTH ? this.compaction.job(jobId) : null;
+  /**
+   * The job, from this replica or from the shared job store (any replica's).
+   * @throws ApiHttpError 404 `JOB_NOT_FOUND`; the job store's error when it cannot be read.
+   */
+  async job(jobId: string): Promise<CompactionJob> {
+    const job = jobId.length <= MAX_JOB_ID_LENGTH ? await this.compaction.lookup(jobId) : null;
     if (!job) {
       throw new ApiHttpError(
         404,

@@ -25,6 +25,27 @@ export interface ApiConfig extends MemoryConfig {
   shutdownDelayMs: number;
   /** `SHUTDOWN_DRAIN_MS`: how long SIGTERM then waits for in-flight requests. Default 10000. */
   shutdownDrainMs: number;
+  /**
+   * `AUTH_FAILURE_LIMIT`: wrong or missing tokens one client address may send per
+   * `AUTH_FAILURE_WINDOW_MS` before all its `/api` requests get 429 for that long. Default 20.
+   */
+  authFailureLimit: number;
+  /** `AUTH_FAILURE_WINDOW_MS`: the window (and block time) of `AUTH_FAILURE_LIMIT`. Default 60000. */
+  authFailureWindowMs: number;
+  /**
+   * `METRICS_PORT`: serve `/metrics` (Prometheus, no token) on this port of `HOST` instead of on the
+   * API port (where it needs the token). Default unset.
+   */
+  metricsPort: number | null;
+  /** `LOG_FORMAT`: `json` (one JSON object a line) or `text`. Default json when `NODE_ENV=production`. */
+  logFormat: 'json' | 'text';
+  /** `COMPACTION_JOB_TTL_MS`: how long a compaction job's state is kept for `GET /api/compactions/:id`. Default 86400000 (a day). */
+  compactionJobTtlMs: number;
+  /**
+   * `COMPACTION_JOB_LEASE_MS`: a queued or running job whose replica has not renewed it for this
+   * long is reported failed (`JOB_OWNER_LOST`). Default 30000.
+   */
+  compactionJobLeaseMs: number;
 }
 
 /** Every environment variable the server reads; the deployment files are checked against it. */
@@ -36,6 +57,12 @@ export const API_ENV_VARS = [
   'CORS_ORIGINS',
   'SHUTDOWN_DELAY_MS',
   'SHUTDOWN_DRAIN_MS',
+  'AUTH_FAILURE_LIMIT',
+  'AUTH_FAILURE_WINDOW_MS',
+  'METRICS_PORT',
+  'LOG_FORMAT',
+  'COMPACTION_JOB_TTL_MS',
+  'COMPACTION_JOB_LEASE_MS',
 ] as const;
 
 /**
@@ -47,6 +74,28 @@ export const EXAMPLE_ADMIN_TOKENS: readonly string[] = ['change-me-to-a-long-ran
 /** Shortest `MEMORY_ADMIN_TOKEN` accepted. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
+/** Fewest different characters a `MEMORY_ADMIN_TOKEN` may have (`aaaa…` is no secret). */
+export const MIN_ADMIN_TOKEN_DISTINCT_CHARS = 8;
+
+/** Words of the placeholder tokens in examples and docs; a token containing one is refused. */
+const PLACEHOLDER_TOKEN_WORDS = ['change-me', 'changeme', 'change_me', 'example', 'placeholder'];
+
+/** Why `token` cannot be the admin token, or null when it can. */
+export function adminTokenProblem(token: string): string | null {
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH) {
+    return `MEMORY_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (or unset, for a random one)`;
+  }
+  const lower = token.toLowerCase();
+  const word = PLACEHOLDER_TOKEN_WORDS.find((placeholder) => lower.includes(placeholder));
+  if (word) {
+    return `MEMORY_ADMIN_TOKEN looks like the example value (it contains "${word}"): set a random one, such as the output of "openssl rand -hex 32"`;
+  }
+  if (new Set(token).size < MIN_ADMIN_TOKEN_DISTINCT_CHARS) {
+    return `MEMORY_ADMIN_TOKEN must have at least ${MIN_ADMIN_TOKEN_DISTINCT_CHARS} different characters: set a random one, such as the output of "openssl rand -hex 32"`;
+  }
+  return null;
+}
+
 /**
  * Reads and checks the server's settings from environment variables (see {@link ApiConfig} and
  * `MemoryConfig` for names and defaults). Empty values count as unset.
@@ -56,16 +105,9 @@ export function parseApiConfig(env: Record<string, string | undefined>): ApiConf
   const reader = new EnvReader(env);
   const memory = readMemoryConfig(reader);
   const adminToken = reader.string('MEMORY_ADMIN_TOKEN');
-  if (adminToken !== null && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
-    reader.problems.push(
-      `MEMORY_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (or unset, for a random one)`,
-    );
-  }
-  if (adminToken !== null && EXAMPLE_ADMIN_TOKENS.includes(adminToken)) {
-    reader.problems.push(
-      'MEMORY_ADMIN_TOKEN is the published example value: set a random one (openssl rand -hex 32)',
-    );
-  }
+  const tokenProblem = adminToken === null ? null : adminTokenProblem(adminToken);
+  if (tokenProblem) reader.problems.push(tokenProblem);
+  const metricsPort = reader.string('METRICS_PORT');
   const config: ApiConfig = {
     ...memory,
     adminToken,
@@ -77,6 +119,16 @@ export function parseApiConfig(env: Record<string, string | undefined>): ApiConf
       .filter(Boolean),
     shutdownDelayMs: reader.integer('SHUTDOWN_DELAY_MS', 0, 0, 600000),
     shutdownDrainMs: reader.integer('SHUTDOWN_DRAIN_MS', 10000, 0, 600000),
+    authFailureLimit: reader.integer('AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    authFailureWindowMs: reader.integer('AUTH_FAILURE_WINDOW_MS', 60000, 1000, 86_400_000),
+    metricsPort: metricsPort === null ? null : reader.integer('METRICS_PORT', 0, 0, 65535),
+    logFormat: reader.oneOf(
+      'LOG_FORMAT',
+      ['json', 'text'] as const,
+      env.NODE_ENV === 'production' ? 'json' : 'text',
+    ),
+    compactionJobTtlMs: reader.integer('COMPACTION_JOB_TTL_MS', 86_400_000, 1000, 30 * 86_400_000),
+    compactionJobLeaseMs: reader.integer('COMPACTION_JOB_LEASE_MS', 30000, 500, 3_600_000),
   };
   if (reader.problems.length > 0) throw new ConfigValidationError(reader.problems);
   return config;

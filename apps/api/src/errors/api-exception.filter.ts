@@ -17,6 +17,7 @@ import {
 } from '@agent-memory/memory';
 import type { Request, Response } from 'express';
 import type { ApiErrorBody } from '../contract/admin-api.types';
+import type { ApiHttpError } from './api-http.error';
 
 const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   INVALID_MESSAGE: 400,
@@ -37,6 +38,15 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */
 const BACKEND_CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * Answers a request with `error` from an Express middleware. Middleware that runs before routing
+ * answers by itself rather than with `next(error)`: the dashboard's static-file handler (when the
+ * dashboard is built) turns every error on an excluded path such as `/api/…` into a 404.
+ */
+export function sendApiError(response: Response, error: ApiHttpError): void {
+  response.status(error.getStatus()).json(httpExceptionBody(error));
+}
 
 /**
  * Renders every error as `{ statusCode, code, message }` (the health probes keep Terminus's body): HTTP exceptions keep their status,
@@ -68,6 +78,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private async toBody(exception: unknown): Promise<ApiErrorBody> {
     if (exception instanceof HttpException) return httpExceptionBody(exception);
+    if (exception instanceof MemoryError && exception.code === 'BACKEND_UNAVAILABLE') {
+      // The driver's text names hosts and ports: it goes to the log, not to the client.
+      this.logger.warn(exception.message);
+      return {
+        statusCode: 503,
+        code: exception.code,
+        message: `the ${this.backend.kind} memory backend is unavailable; retry when it is back`,
+      };
+    }
     if (exception instanceof MemoryError) {
       const body: ApiErrorBody = {
         statusCode: MEMORY_ERROR_STATUS[exception.code] ?? 500,
@@ -84,14 +103,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
       return body;
     }
-    const bodyParserError = bodyParserErrorBody(exception);
-    if (bodyParserError) return bodyParserError;
     const unreachable = await this.backendProblem();
     if (unreachable) {
+      // The reason names hosts and ports: it goes to the log, not to the client.
+      this.logger.warn(`the ${this.backend.kind} memory backend is unreachable: ${unreachable}`);
       return {
         statusCode: 503,
         code: 'BACKEND_UNAVAILABLE',
-        message: `the ${this.backend.kind} memory backend is unreachable: ${unreachable}; retry when it is back`,
+        message: `the ${this.backend.kind} memory backend is unreachable; retry when it is back`,
       };
     }
     this.logger.error(
@@ -139,7 +158,8 @@ const STATUS_CODES: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-function httpExceptionBody(exception: HttpException): ApiErrorBody {
+/** The `{ statusCode, code, message, field? }` body of an HTTP exception. */
+export function httpExceptionBody(exception: HttpException): ApiErrorBody {
   const statusCode = exception.getStatus();
   const response = exception.getResponse();
   const fields =
@@ -159,20 +179,4 @@ function httpExceptionBody(exception: HttpException): ApiErrorBody {
   };
   if (typeof fields.field === 'string') body.field = fields.field;
   return body;
-}
-
-/**
- * Errors of Express's JSON body parser carry `type` and `status` (Nest itself turns bad JSON into a
- * `BadRequestException`, rendered as `BAD_REQUEST` with the parser's message).
- */
-function bodyParserErrorBody(exception: unknown): ApiErrorBody | null {
-  if (typeof exception !== 'object' || exception === null) return null;
-  const { type, status } = exception as { type?: unknown; status?: unknown };
-  if (type === 'entity.too.large') {
-    return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
-  }
-  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) {
-    return { statusCode: status, code: 'BAD_REQUEST', message: (exception as Error).message };
-  }
-  return null;
 }

@@ -1,18 +1,26 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Logger } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   HealthCheck,
   HealthCheckService,
   HealthIndicatorService,
   type HealthCheckResult,
+  type HealthIndicatorResult,
 } from '@nestjs/terminus';
 import { ShutdownDrainService } from '../lifecycle/shutdown-drain.service';
 import { MemoryHealthIndicator } from '@agent-memory/memory/health';
 
-/** Kubernetes probes (no token): liveness is the process, readiness the backend and shutdown state. */
+/**
+ * Kubernetes probes (no token): liveness is the process, readiness the backend and shutdown state.
+ * The probes are open, so a failed check names the dependency that is down (`memory`, with its
+ * `kind`) but not why: the reason (hosts, ports, driver text) goes to the log, once per change.
+ */
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger('Readiness');
+  private lastProblem: string | null = null;
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
@@ -37,7 +45,26 @@ export class HealthController {
           ? session.down({ message: 'shutting down' })
           : session.up();
       },
-      () => this.memory.isHealthy('memory'),
+      () => this.memoryWithoutDetails(),
     ]);
+  }
+
+  private async memoryWithoutDetails(): Promise<HealthIndicatorResult<'memory'>> {
+    const result = await this.memory.isHealthy('memory');
+    const { status, kind, message } = result.memory as {
+      status: 'up' | 'down';
+      kind: string;
+      message?: string;
+    };
+    const problem = status === 'down' ? (message ?? 'down') : null;
+    if (problem !== this.lastProblem) {
+      if (problem) this.logger.warn(`the ${kind} memory backend is down: ${problem}`);
+      else this.logger.log(`the ${kind} memory backend is up again`);
+      this.lastProblem = problem;
+    }
+    const indicator = this.indicators.check('memory');
+    return problem
+      ? indicator.down({ kind, message: `the ${kind} memory backend does not answer` })
+      : indicator.up({ kind });
   }
 }

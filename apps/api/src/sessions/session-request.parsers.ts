@@ -144,7 +144,7 @@ export function parseCompactBody(body: unknown): { force: boolean; dryRun: boole
   const fields =
     body === undefined ||
     body === null ||
-    (typeof body === 'object' && Object.keys(body).length === 0)
+    (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
       ? {}
       : bodyObject(body);
   const flag = (name: 'force' | 'dryRun'): boolean => {

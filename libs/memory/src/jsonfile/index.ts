@@ -1,2 +1,3 @@
 export * from './json-file.store';
 export * from './json-file.backend';
+export * from './json-file-compaction-job.store';

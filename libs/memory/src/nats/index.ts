@@ -6,3 +6,7 @@ export * from './nats.store';
 export * from './nats.backend';
 export { NatsRequestError } from './nats-request.error';
 export { DEFAULT_MAX_PAYLOAD_BYTES } from './nats-size-limit';
+export {
+  natsCompactionJobStore,
+  type NatsCompactionJobStoreOptions,
+} from './nats-compaction-job.store';

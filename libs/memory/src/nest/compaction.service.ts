@@ -9,8 +9,9 @@ import type {
   CompactionRunner,
 } from './compaction-job.interface';
 import { describeCompactionError } from './compaction-worker.protocol';
-import { COMPACTION_RUNNER, MEMORY_COMPACTION_CONFIG } from './memory.constants';
+import { COMPACTION_JOBS, COMPACTION_RUNNER, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import type { ResolvedCompactionConfig } from './memory-options.validation';
+import { SharedCompactionJobs } from './shared-compaction-jobs';
 
 interface JobRecord {
   job: CompactionJob;
@@ -19,6 +20,10 @@ interface JobRecord {
   settle(result: CompactionResult | null, error?: unknown): void;
   /** Logged when it fails and nobody awaits it (afterTurn checks). */
   background: boolean;
+  /** Asked for by a caller (`enqueue`, `compact`): its states go to the shared job store. */
+  shared: boolean;
+  /** The last write of the job to the shared job store. */
+  stored: Promise<void>;
 }
 
 interface Lane {
@@ -45,6 +50,10 @@ interface Running {
  * With `mode: 'inline'` the checks run here; with `mode: 'nats'` they run on the compaction
  * workers (`apps/worker`), and this service keeps the job states.
  *
+ * Jobs asked for with `enqueue`, `submit` or `compact` are also written, at each change, to the
+ * shared job store ({@link SharedCompactionJobs}, the module's `compaction.jobs`), so that
+ * {@link lookup} on any replica answers for them; `afterTurn` checks stay in this process.
+ *
  * Shutdown (`onModuleDestroy`, or `shutdown()`): new requests are refused, queued jobs fail as
  * cancelled, running ones get `shutdownGraceMs` to finish and are then aborted.
  */
@@ -63,6 +72,7 @@ export class CompactionService implements OnModuleDestroy {
   constructor(
     @Inject(COMPACTION_RUNNER) private readonly runner: CompactionRunner,
     @Inject(MEMORY_COMPACTION_CONFIG) private readonly config: ResolvedCompactionConfig,
+    @Inject(COMPACTION_JOBS) private readonly shared: SharedCompactionJobs,
   ) {}
 
   /** Compaction starts once a session's context reaches this many tokens. */
@@ -117,7 +127,29 @@ export class CompactionService implements OnModuleDestroy {
     return this.jobs.get(jobId)!.done;
   }
 
-  /** The job, or null when the id is unknown (or so old it was forgotten). A copy. */
+  /**
+   * Like {@link enqueue}, and resolves once the job is in the shared job store, so that any
+   * replica's {@link lookup} finds it from then on.
+   * @throws what `enqueue` throws; the job store's error when it cannot be written (the job runs
+   * anyway, and this process answers for it).
+   */
+  async submit(sessionId: string, opts: CompactionRunOptions = {}): Promise<CompactionJobRef> {
+    const ref = this.enqueue(sessionId, opts);
+    await this.jobs.get(ref.jobId)?.stored;
+    return ref;
+  }
+
+  /**
+   * The job from this process, else from the shared job store (a job of another replica); null
+   * when unknown or expired. A job whose replica stopped renewing it is reported `failed`
+   * (`JOB_OWNER_LOST`) once its lease is over.
+   * @throws the job store's error when it cannot be read.
+   */
+  async lookup(jobId: string): Promise<CompactionJob | null> {
+    return this.job(jobId) ?? (await this.shared.lookup(jobId));
+  }
+
+  /** The job of this process, or null when the id is unknown (or so old it was forgotten). A copy. */
   job(jobId: string): CompactionJob | null {
     const record = this.jobs.get(jobId);
     return record ? { ...record.job } : null;
@@ -162,9 +194,11 @@ export class CompactionService implements OnModuleDestroy {
     );
     if (same) {
       same.background &&= background;
+      if (!background && !same.shared) this.share(same);
       return { jobId: same.job.id };
     }
     const record = this.createRecord(sessionId, force, dryRun, background);
+    if (!background) this.share(record);
     lane.queue.push(record);
     this.markReady(lane);
     return { jobId: record.job.id };
@@ -194,6 +228,8 @@ export class CompactionService implements OnModuleDestroy {
       },
       done,
       background,
+      shared: false,
+      stored: Promise.resolve(),
       settle: (result, error) => {
         record.job.finishedAt = new Date().toISOString();
         if (result) {
@@ -205,11 +241,29 @@ export class CompactionService implements OnModuleDestroy {
           record.job.error = describeCompactionError(error);
           reject(error);
         }
+        this.writeShared(record);
+        this.shared.finished(record.job);
         this.remember(record);
       },
     };
     this.jobs.set(record.job.id, record);
     return record;
+  }
+
+  /** From now on, the job's states go to the shared job store. */
+  private share(record: JobRecord): void {
+    record.shared = true;
+    this.writeShared(record);
+  }
+
+  private writeShared(record: JobRecord): void {
+    if (!record.shared) return;
+    record.stored = this.shared.record(record.job);
+    record.stored.catch((error: unknown) =>
+      this.logger.warn(
+        `could not store compaction job ${record.job.id} (${record.job.state}): ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   }
 
   private remember(record: JobRecord): void {
@@ -252,6 +306,7 @@ export class CompactionService implements OnModuleDestroy {
     lane.running = record;
     record.job.state = 'running';
     record.job.startedAt = new Date().toISOString();
+    this.writeShared(record);
     const entry: Running = { record, controller, finished: Promise.resolve() };
     entry.finished = this.execute(record, controller.signal).finally(() => {
       this.running.delete(entry);
@@ -288,7 +343,7 @@ export class CompactionService implements OnModuleDestroy {
     }
     this.ready.length = 0;
     const all = () => Promise.all([...this.running].map((entry) => entry.finished));
-    if (this.running.size === 0) return;
+    if (this.running.size === 0) return this.shared.close();
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'grace-over'>((resolve) => {
       timer = setTimeout(() => resolve('grace-over'), this.config.shutdownGraceMs);
@@ -302,5 +357,6 @@ export class CompactionService implements OnModuleDestroy {
       }
       await all();
     }
+    await this.shared.close();
   }
 }

@@ -8,6 +8,25 @@ import type { Observable } from 'rxjs';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
+import type { CompactionJob } from './compaction-job.interface';
+import type { CompactionJobStore } from './compaction-job-store.interface';
+
+/** Where compaction job states are kept so that every replica answers for them. */
+export interface MemoryCompactionJobsOptions {
+  /**
+   * The job store, such as `postgresCompactionJobStore(backend)` (a promise is awaited at
+   * start-up). Default: in this process only.
+   */
+  store?: CompactionJobStore | Promise<CompactionJobStore | undefined>;
+  /** How long a job's state is kept after its last change (ms). Default 86400000 (a day). */
+  ttlMs?: number;
+  /** A queued or running job not renewed by its process for this long is reported failed (ms). Default 30000. */
+  leaseMs?: number;
+  /** The clock of leases and expiry (epoch ms); tests inject one. Default `Date.now`. */
+  now?: () => number;
+  /** Told once about every job that ends (`done` or `failed`, `afterTurn` checks included), for metrics. */
+  onFinished?: (job: CompactionJob) => void;
+}
 
 /**
  * What the NATS compaction runner needs of a client: a Nest microservices `ClientProxy` (from
@@ -60,6 +79,8 @@ export interface MemoryCompactionOptions {
   historyLimit?: number;
   /** On shutdown, how long running compactions may finish before they are aborted (ms). Default 10000. */
   shutdownGraceMs?: number;
+  /** Where job states are kept for `CompactionService.lookup` on every replica. */
+  jobs?: MemoryCompactionJobsOptions;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type InjectionToken, type Provider } from '@nestjs/common';
+import { compactionJobsProvider } from './compaction-jobs.provider';
 import { CompactionService } from './compaction.service';
 import { MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
@@ -83,6 +84,7 @@ function memoryModule(
       memoryBackendProvider,
       compactionConfigProvider,
       compactionRunnerProvider,
+      compactionJobsProvider,
       CompactionService,
       MemoryService,
       // Not exported: lets `MemoryHealthModule` find this backend by a token unique in the app.

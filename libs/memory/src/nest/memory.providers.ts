@@ -1,7 +1,9 @@
 import type { InjectionToken, Provider } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { CompactionRunner } from './compaction-job.interface';
+import { createSharedCompactionJobs } from './compaction-jobs.provider';
 import { CompactionService } from './compaction.service';
+import type { SharedCompactionJobs } from './shared-compaction-jobs';
 import { InlineCompactionRunner } from './inline-compaction.runner';
 import { COMPACTION_RUNNER, MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
@@ -102,6 +104,7 @@ export function namedInstanceProviders(name: string): {
   const backend = getMemoryBackendToken(name);
   const config = `agent-memory:${name}:CompactionConfig`;
   const runner = `agent-memory:${name}:CompactionRunner`;
+  const jobs = `agent-memory:${name}:CompactionJobs`;
   const compaction = getCompactionServiceToken(name);
   const memory = getMemoryToken(name);
   return {
@@ -113,11 +116,15 @@ export function namedInstanceProviders(name: string): {
         useFactory: (given: MemoryModuleOptions) => resolveCompactionConfig(given.compaction),
       },
       { provide: runner, inject: [backend, config], useFactory: createCompactionRunner },
+      { provide: jobs, inject: [options], useFactory: createSharedCompactionJobs },
       {
         provide: compaction,
-        inject: [runner, config],
-        useFactory: (run: CompactionRunner, settings: ResolvedCompactionConfig) =>
-          new CompactionService(run, settings),
+        inject: [runner, config, jobs],
+        useFactory: (
+          run: CompactionRunner,
+          settings: ResolvedCompactionConfig,
+          shared: SharedCompactionJobs,
+        ) => new CompactionService(run, settings, shared),
       },
       {
         provide: memory,

@@ -31,3 +31,5 @@ export { CreateMemoryTables1764680000000 } from './migrations/create-memory-tabl
 export { AdoptMessagesTable1764770000000 } from './migrations/adopt-messages-table.migration';
 export { AddIdempotencyKeys1764950000000 } from './migrations/add-idempotency-keys.migration';
 export { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';
+export { PostgresCompactionJobStore, compactionJobsTable } from './postgres-compaction-job.store';
+export { CreateCompactionJobs1764960000000 } from './migrations/create-compaction-jobs.migration';

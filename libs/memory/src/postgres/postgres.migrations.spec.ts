@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import {
   createMemoryMigrations,
   MemoryMigrationDataSource,
+  MEMORY_MIGRATION_NAMES,
   memoryMigrationsApplied,
   PostgresMemory,
   postgresBackend,
@@ -54,6 +55,7 @@ describe('the memory migrations', () => {
       await migrator.runMigrations({ transaction: 'all' });
       expect(await tablesOf(schema)).toEqual([
         'conversation_memory',
+        'conversation_memory_jobs',
         'conversation_memory_migrations',
         'conversation_memory_sessions',
         'conversation_memory_snapshots',

@@ -2,6 +2,7 @@ import type { MigrationInterface } from 'typeorm';
 import { memoryTableNames } from '../memory-table-names';
 import { AdoptMessagesTable1764770000000 } from './adopt-messages-table.migration';
 import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migration';
+import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 
 /** A migration class TypeORM can instantiate (its `migrations` option takes classes, not instances). */
@@ -34,6 +35,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends CreateCompactionJobs1764960000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -42,6 +48,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   CreateMemoryTables1764680000000.migrationName,
   AdoptMessagesTable1764770000000.migrationName,
   AddIdempotencyKeys1764950000000.migrationName,
+  CreateCompactionJobs1764960000000.migrationName,
 ];
 
 /**

@@ -1,0 +1,34 @@
+import type { MemoryModuleOptions } from '@agent-memory/memory';
+import { instrumentBackend } from '@agent-memory/memory/observability';
+import { memoryModuleOptionsFromConfig } from '../../shared/memory-options.factory';
+import { compactionJobStoreFor } from './compactions/compaction-job-store.factory';
+import type { ApiConfig } from './config/api-config';
+import { MemoryMetrics } from './metrics/memory-metrics';
+
+/**
+ * The memory module's options for the admin server: the shared settings
+ * (`memoryModuleOptionsFromConfig`) plus compaction jobs kept next to the sessions, so that any
+ * replica answers `GET /api/compactions/:id`; the backend instrumented for metrics, logs and
+ * spans; finished compactions counted.
+ */
+export function apiMemoryOptions(config: ApiConfig, metrics: MemoryMetrics): MemoryModuleOptions {
+  const options = memoryModuleOptionsFromConfig(config);
+  const opened = Promise.resolve(options.backend);
+  const backend = opened.then((raw) => instrumentBackend(raw, { observer: metrics }));
+  const store = opened.then((raw) => compactionJobStoreFor(raw, config));
+  // When the backend fails to open, the module reports that; this copy of the failure is handled.
+  store.catch(() => undefined);
+  return {
+    ...options,
+    backend,
+    compaction: {
+      ...options.compaction,
+      jobs: {
+        store,
+        ttlMs: config.compactionJobTtlMs,
+        leaseMs: config.compactionJobLeaseMs,
+        onFinished: (job) => metrics.compactionFinished(job),
+      },
+    },
+  };
+}

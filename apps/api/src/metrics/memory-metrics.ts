@@ -1,0 +1,133 @@
+import { Logger } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { CompactionJob } from '@agent-memory/memory';
+import type { MemoryObserver, MemoryOperationEvent } from '@agent-memory/memory/observability';
+
+/** Error codes that mean a session reached its size limit. */
+const SIZE_LIMIT_CODES = new Set(['SESSION_TOO_LARGE']);
+
+/**
+ * The server's Prometheus metrics (`prom-client`, a registry of its own, names prefixed
+ * `agent_memory_`), fed by the instrumented backend ({@link MemoryObserver}) and by compaction:
+ * - `agent_memory_operations_total{backend,operation,outcome}` and
+ *   `agent_memory_operation_duration_seconds{backend,operation}`: every store call;
+ * - `agent_memory_errors_total{backend,operation,code}`: failed calls by error code;
+ * - `agent_memory_session_size_limit_total{backend}`: writes refused because a session is full;
+ * - `agent_memory_compactions_total{outcome}` (compacted, skipped, failed) and
+ *   `agent_memory_compaction_tokens_saved_total`;
+ * - `agent_memory_cas_retries_total{backend}`: compare-and-swap retries a store reports
+ *   ({@link casRetry});
+ * - the process's default metrics (CPU, memory, event loop lag), prefixed `agent_memory_`.
+ *
+ * It also logs each failed call at warn level with session id, operation and code (never a
+ * message's text), and each call at debug level.
+ */
+export class MemoryMetrics implements MemoryObserver {
+  readonly registry = new Registry();
+  private readonly logger = new Logger('Memory');
+  private readonly operations = new Counter({
+    name: 'agent_memory_operations_total',
+    help: 'Calls on the memory backend and its session stores',
+    labelNames: ['backend', 'operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly durations = new Histogram({
+    name: 'agent_memory_operation_duration_seconds',
+    help: 'Duration of calls on the memory backend and its session stores',
+    labelNames: ['backend', 'operation'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly errors = new Counter({
+    name: 'agent_memory_errors_total',
+    help: 'Failed calls on the memory backend, by error code (UNKNOWN: not a MemoryError)',
+    labelNames: ['backend', 'operation', 'code'] as const,
+    registers: [this.registry],
+  });
+  private readonly sizeLimit = new Counter({
+    name: 'agent_memory_session_size_limit_total',
+    help: 'Writes refused because the session reached its size limit',
+    labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
+  private readonly compactions = new Counter({
+    name: 'agent_memory_compactions_total',
+    help: 'Finished compaction checks by outcome: compacted, skipped (below the threshold or nothing to cut) or failed',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly tokensSaved = new Counter({
+    name: 'agent_memory_compaction_tokens_saved_total',
+    help: 'Context tokens removed by compactions (tokensBefore - tokensAfter of saved snapshots)',
+    registers: [this.registry],
+  });
+  private readonly casRetries = new Counter({
+    name: 'agent_memory_cas_retries_total',
+    help: 'Compare-and-swap retries of a store under contention',
+    labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(opts: { defaultMetrics?: boolean } = {}) {
+    if (opts.defaultMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry, prefix: 'agent_memory_' });
+    }
+  }
+
+  operation(event: MemoryOperationEvent): void {
+    const { backend, operation, errorCode } = event;
+    this.operations.inc({ backend, operation, outcome: errorCode === null ? 'ok' : 'error' });
+    this.durations.observe({ backend, operation }, event.durationMs / 1000);
+    if (errorCode === null) {
+      this.logger.debug?.({
+        sessionId: event.sessionId,
+        operation,
+        backend,
+        ms: round(event.durationMs),
+      });
+      return;
+    }
+    this.errors.inc({ backend, operation, code: errorCode });
+    if (SIZE_LIMIT_CODES.has(errorCode)) this.sizeLimit.inc({ backend });
+    this.logger.warn({
+      sessionId: event.sessionId,
+      operation,
+      backend,
+      code: errorCode,
+      ms: round(event.durationMs),
+    });
+  }
+
+  /** A finished compaction job (any: afterTurn checks included). */
+  compactionFinished(job: CompactionJob): void {
+    if (job.state === 'failed') {
+      this.compactions.inc({ outcome: 'failed' });
+      return;
+    }
+    const result = job.result;
+    if (!result?.compacted) {
+      this.compactions.inc({ outcome: 'skipped' });
+      return;
+    }
+    this.compactions.inc({ outcome: 'compacted' });
+    if (!job.dryRun) this.tokensSaved.inc(Math.max(0, result.tokensBefore - result.tokensAfter));
+  }
+
+  /** Hook for a store that retries a compare-and-swap (such as the NATS store under contention). */
+  casRetry(backend: string, retries = 1): void {
+    this.casRetries.inc({ backend }, retries);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}

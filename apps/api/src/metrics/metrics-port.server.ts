@@ -1,0 +1,66 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { API_CONFIG } from '../config/api-config.module';
+import type { ApiConfig } from '../config/api-config';
+import { MemoryMetrics } from './memory-metrics';
+
+/**
+ * With `METRICS_PORT` set: a plain HTTP server on `HOST`:`METRICS_PORT` that answers `GET
+ * /metrics` (no token) and 404 to everything else. Opened at bootstrap, closed at shutdown.
+ */
+@Injectable()
+export class MetricsPortServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Metrics');
+  private server: Server | null = null;
+
+  constructor(
+    private readonly metrics: MemoryMetrics,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  /** The port it listens on, or null when `METRICS_PORT` is unset. */
+  get port(): number | null {
+    return this.server ? (this.server.address() as AddressInfo).port : null;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.metricsPort === null) return;
+    const server = createServer((request, response) => {
+      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+        return;
+      }
+      this.metrics.render().then(
+        (text) =>
+          response
+            .writeHead(200, {
+              'content-type': this.metrics.contentType,
+              'cache-control': 'no-store',
+            })
+            .end(text),
+        () => response.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.config.metricsPort!, this.config.host, () => resolve());
+    });
+    this.server = server;
+    this.logger.log(`metrics on ${this.config.host}:${this.port}/metrics`);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,72 @@
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type {
+  CompactionJobStore,
+  StoredCompactionJob,
+} from '../nest/compaction-job-store.interface';
+import { writeFileAtomic } from './atomic-write';
+
+/** How often, at most, a write also deletes the expired job files (ms). */
+const EXPIRED_SWEEP_INTERVAL_MS = 60_000;
+
+/** The jobs folder inside a JSON-file store's folder (a dot folder: never listed as a session). */
+export const JSON_FILE_JOBS_FOLDER = '.compaction-jobs';
+
+/** Options of {@link JsonFileCompactionJobStore}. */
+export interface JsonFileCompactionJobStoreOptions {
+  /** The folder of the job files, such as `join(MEMORY_DIR, JSON_FILE_JOBS_FOLDER)`; created when missing. */
+  dir: string;
+  /** A job file not rewritten for this long is deleted (ms). */
+  ttlMs: number;
+  /** The clock of the sweeps (epoch ms). Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Compaction job states as one JSON file per job (`<jobId>.json`, replaced atomically at each
+ * change), for processes that share the JSON-file store's folder. A write deletes the files older
+ * than `ttlMs` at most once a minute.
+ */
+export class JsonFileCompactionJobStore implements CompactionJobStore {
+  private readonly now: () => number;
+  private nextSweepAt = 0;
+  private ready: Promise<unknown> | null = null;
+
+  constructor(private readonly options: JsonFileCompactionJobStoreOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async put(job: StoredCompactionJob): Promise<void> {
+    this.ready ??= mkdir(this.options.dir, { recursive: true });
+    await this.ready;
+    await writeFileAtomic(this.path(job.id), JSON.stringify(job));
+    const now = this.now();
+    if (now >= this.nextSweepAt) {
+      this.nextSweepAt = now + EXPIRED_SWEEP_INTERVAL_MS;
+      await this.sweep(now);
+    }
+  }
+
+  async get(jobId: string): Promise<StoredCompactionJob | null> {
+    try {
+      return JSON.parse(await readFile(this.path(jobId), 'utf8')) as StoredCompactionJob;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  private path(jobId: string): string {
+    return join(this.options.dir, `${jobId}.json`);
+  }
+
+  private async sweep(now: number): Promise<void> {
+    for (const name of await readdir(this.options.dir)) {
+      if (!name.endsWith('.json')) continue;
+      const path = join(this.options.dir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && info.mtimeMs + this.options.ttlMs < now)
+        await unlink(path).catch(() => undefined);
+    }
+  }
+}

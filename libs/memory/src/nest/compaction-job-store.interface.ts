@@ -1,0 +1,34 @@
+import type { CompactionJob } from './compaction-job.interface';
+
+/**
+ * A compaction job as the shared job store keeps it: the job, which process answers for it, and
+ * until when.
+ */
+export interface StoredCompactionJob extends CompactionJob {
+  /** The process that runs (or queued) the job; opaque, random per process. */
+  owner: string;
+  /**
+   * Epoch ms until which the owner vouches for a `queued` or `running` job; it renews this while
+   * it lives. Past it, readers report the job failed (`JOB_OWNER_LOST`).
+   */
+  leaseExpiresAt: number;
+  /** Epoch ms after which the job is forgotten; stores may delete it from then on. */
+  expiresAt: number;
+}
+
+/**
+ * Where compaction job states live so that every replica can answer `GET /api/compactions/:id`
+ * (the port behind `CompactionService`'s shared jobs). The module's default keeps them in this
+ * process ({@link InMemoryCompactionJobStore}); the PostgreSQL, NATS and JSON-file entry points
+ * each have one that keeps them next to the sessions.
+ *
+ * Writes of one job come from its one owner, in order; a store needs no compare-and-swap. A store
+ * returns what it holds, expired or not (the caller compares `expiresAt` with its clock), and
+ * deletes expired jobs in its own time.
+ */
+export interface CompactionJobStore {
+  /** Inserts or replaces the job (keyed by `id`, a UUID). */
+  put(job: StoredCompactionJob): Promise<void>;
+  /** The job with that id, or null. `jobId` is already checked to be a UUID-like token. */
+  get(jobId: string): Promise<StoredCompactionJob | null>;
+}

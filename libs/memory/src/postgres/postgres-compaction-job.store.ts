@@ -1,0 +1,69 @@
+import type { DataSource } from 'typeorm';
+import type {
+  CompactionJobStore,
+  StoredCompactionJob,
+} from '../nest/compaction-job-store.interface';
+import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
+import { pgRequest } from './postgres-request.error';
+
+/** How often, at most, a write also deletes the expired jobs (ms). */
+const EXPIRED_SWEEP_INTERVAL_MS = 60_000;
+
+/** The quoted, schema-qualified name of the jobs table of `names` (`<table>_jobs`). */
+export function compactionJobsTable(names: MemoryTableNames): string {
+  const name = `${names.base}_jobs`;
+  return names.schema ? `"${names.schema}"."${name}"` : `"${name}"`;
+}
+
+/**
+ * Compaction job states in PostgreSQL, next to the sessions: the `<table>_jobs` table that the
+ * memory migrations create (one row per job, upserted at each change). Expired rows are deleted
+ * by a write at most once a minute.
+ */
+export class PostgresCompactionJobStore implements CompactionJobStore {
+  private readonly table: string;
+  private nextSweepAt = 0;
+
+  /**
+   * @param dataSource the backend's DataSource (`postgresBackend(...).dataSource`); not closed here.
+   * @param table the backend's `table` option; default `conversation_memory`.
+   * @param now the clock of the sweeps (epoch ms).
+   * @throws RangeError when `table` is not a valid name.
+   */
+  constructor(
+    private readonly dataSource: DataSource,
+    table?: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.table = compactionJobsTable(memoryTableNames(table));
+  }
+
+  /** @throws PostgresRequestError when the database does not answer. */
+  async put(job: StoredCompactionJob): Promise<void> {
+    await pgRequest('store a compaction job', job.sessionId, () =>
+      this.dataSource.query(
+        `INSERT INTO ${this.table} (job_id, job, expires_at) VALUES ($1, $2, to_timestamp($3::double precision / 1000))
+         ON CONFLICT (job_id) DO UPDATE SET job = EXCLUDED.job, expires_at = EXCLUDED.expires_at`,
+        [job.id, JSON.stringify(job), job.expiresAt],
+      ),
+    );
+    const now = this.now();
+    if (now >= this.nextSweepAt) {
+      this.nextSweepAt = now + EXPIRED_SWEEP_INTERVAL_MS;
+      await pgRequest('delete expired compaction jobs', null, () =>
+        this.dataSource.query(
+          `DELETE FROM ${this.table} WHERE expires_at < to_timestamp($1::double precision / 1000)`,
+          [now],
+        ),
+      );
+    }
+  }
+
+  /** @throws PostgresRequestError when the database does not answer. */
+  async get(jobId: string): Promise<StoredCompactionJob | null> {
+    const rows = (await pgRequest('read a compaction job', null, () =>
+      this.dataSource.query(`SELECT job FROM ${this.table} WHERE job_id = $1`, [jobId]),
+    )) as { job: StoredCompactionJob }[];
+    return rows[0]?.job ?? null;
+  }
+}
