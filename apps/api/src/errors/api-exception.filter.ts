@@ -27,6 +27,9 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   CORRUPT_SESSION: 422,
   SESSION_SAVE_FAILED: 503,
   BACKEND_UNAVAILABLE: 503,
+  DIMENSION_MISMATCH: 500,
+  EMBEDDING_FAILED: 503,
+  VECTOR_EXTENSION_MISSING: 503,
 };
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */

@@ -12,7 +12,10 @@ export type MemoryErrorCode =
   | 'INVALID_SESSION_ID'
   | 'CORRUPT_SESSION'
   | 'SESSION_SAVE_FAILED'
-  | 'BACKEND_UNAVAILABLE';
+  | 'BACKEND_UNAVAILABLE'
+  | 'DIMENSION_MISMATCH'
+  | 'EMBEDDING_FAILED'
+  | 'VECTOR_EXTENSION_MISSING';
 
 export abstract class MemoryError extends Error {
   abstract readonly code: MemoryErrorCode;
