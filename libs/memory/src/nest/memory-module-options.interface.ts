@@ -2,6 +2,7 @@ import type { ClientProxy } from '@nestjs/microservices';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
+import type { RecallOptions } from '../rag/recall-options.interface';
 
 /** Where compaction checks go with `mode: 'nats'`. Give `servers` or `client`. */
 export interface MemoryCompactionNatsOptions {
@@ -52,6 +53,12 @@ export interface MemoryModuleOptions {
    */
   backend: MemoryBackend | Promise<MemoryBackend>;
   compaction?: MemoryCompactionOptions;
+  /**
+   * Semantic recall (`@agent-memory/memory/rag`): the backend is wrapped with `withRecall`, so
+   * `retrieve(query)` (and `runTurn`) quotes older, relevant messages and saves are embedded in
+   * the background. Checked at start-up.
+   */
+  recall?: RecallOptions;
 }
 
 /** A class that makes {@link MemoryModuleOptions}, for `forRootAsync({ useClass })`. */

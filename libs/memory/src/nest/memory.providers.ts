@@ -12,6 +12,7 @@ import {
   type ResolvedCompactionConfig,
 } from './memory-options.validation';
 import { NatsCompactionRunner } from './nats-compaction.runner';
+import { withRecall } from '../rag/recall.backend';
 
 /** The one provider of the backend: the options' instance (or the promise's result), validated. */
 export const memoryBackendProvider: Provider = {
@@ -21,7 +22,7 @@ export const memoryBackendProvider: Provider = {
     validateMemoryModuleOptions(options);
     const backend: unknown = await options.backend;
     assertMemoryBackend(backend);
-    return backend;
+    return options.recall ? withRecall(backend, options.recall) : backend;
   },
 };
 
