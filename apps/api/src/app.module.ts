@@ -16,6 +16,8 @@ import { MemoryHealthIndicator } from '@agent-memory/memory/health';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
+import { RecallController } from './recall/recall.controller';
+import { RecallService } from './recall/recall.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -49,6 +51,7 @@ export class AppModule {
       ShutdownDrainService,
       SessionsService,
       CompactionsService,
+      RecallService,
       MemoryHealthIndicator,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
@@ -63,7 +66,7 @@ export class AppModule {
         }),
         ...dashboard,
       ],
-      controllers: [SessionsController, CompactionsController, HealthController],
+      controllers: [SessionsController, CompactionsController, RecallController, HealthController],
       providers,
     };
   }
