@@ -68,18 +68,25 @@ export class InMemoryVectorStore implements VectorStore {
     assertK(k);
     const q = normalizeInPlace(Float32Array.from(vector));
     const dims = this.dimensions;
+    const matrix = this.matrix;
+    const slots = this.slots;
+    const filtered =
+      filter.session !== undefined || filter.resource !== undefined || !!filter.exclude;
     // The best k so far, worst first, kept sorted (k is small).
     const best: { slot: Slot; score: number }[] = [];
-    for (const slot of this.slots) {
-      if (!matches(slot.record, filter)) continue;
+    let worst = -Infinity;
+    for (let s = 0; s < slots.length; s++) {
+      const slot = slots[s]!;
+      if (filtered && !matches(slot.record, filter)) continue;
       let dot = 0;
       const base = slot.row * dims;
-      for (let i = 0; i < dims; i++) dot += q[i]! * this.matrix[base + i]!;
-      if (best.length === k && dot <= best[0]!.score) continue;
+      for (let i = 0; i < dims; i++) dot += q[i]! * matrix[base + i]!;
+      if (best.length === k && dot <= worst) continue;
       let at = 0;
       while (at < best.length && best[at]!.score < dot) at++;
       best.splice(at, 0, { slot, score: dot });
       if (best.length > k) best.shift();
+      worst = best[0]!.score;
     }
     return best.reverse().map(({ slot, score }) => ({
       id: slot.record.id,

@@ -28,7 +28,10 @@ export interface PgVectorStoreOptions {
    * TypeORM migrations.
    */
   ensureSchema?: boolean;
-  /** HNSW candidate list size per query (`hnsw.ef_search`); higher is more exact, slower. Default 100. */
+  /**
+   * HNSW candidate list size per query (`hnsw.ef_search`, at least `k`); higher is more exact,
+   * slower. Default: the server's (40).
+   */
   efSearch?: number;
 }
 
@@ -46,7 +49,7 @@ export class PgVectorStore implements VectorStore {
     private readonly dataSource: DataSource,
     private readonly names: VectorTableNames,
     readonly dimensions: number,
-    private readonly efSearch: number,
+    private readonly efSearch: number | null,
   ) {}
 
   /**
@@ -58,8 +61,8 @@ export class PgVectorStore implements VectorStore {
   static async open(dataSource: DataSource, options: PgVectorStoreOptions): Promise<PgVectorStore> {
     const names = vectorTableNames(options.table ?? DEFAULT_VECTOR_TABLE);
     assertPgDimensions(options.dimensions);
-    const efSearch = options.efSearch ?? 100;
-    if (!Number.isInteger(efSearch) || efSearch < 1 || efSearch > 1000) {
+    const efSearch = options.efSearch ?? null;
+    if (efSearch !== null && (!Number.isInteger(efSearch) || efSearch < 1 || efSearch > 1000)) {
       throw new RangeError(
         `PgVectorStore: efSearch must be a whole number from 1 to 1000, got ${efSearch}`,
       );
@@ -95,12 +98,14 @@ export class PgVectorStore implements VectorStore {
     const sql =
       `SELECT id, session_id, resource, "cursor", payload, 1 - (embedding <=> $1::vector) AS score ` +
       `FROM ${this.names.qualified} ${where} ORDER BY embedding <=> $1::vector LIMIT $${params.length}`;
+    const settings = [
+      ...(this.efSearch !== null ? [`SET LOCAL hnsw.ef_search = ${this.efSearch}`] : []),
+      ...(where ? ['SET LOCAL hnsw.iterative_scan = relaxed_order'] : []),
+    ];
     const rows = await pgRequest('query vectors', filter.session ?? null, () =>
-      this.dataSource.transaction(async (manager) => {
-        await manager.query(`SET LOCAL hnsw.ef_search = ${this.efSearch}`);
-        if (where) await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-        return (await manager.query(sql, params)) as HitRow[];
-      }),
+      settings.length === 0
+        ? (this.dataSource.query(sql, params) as Promise<HitRow[]>)
+        : this.queryWithSettings(settings, sql, params),
     );
     // relaxed_order may return neighbours slightly out of order.
     return rows
@@ -132,6 +137,31 @@ export class PgVectorStore implements VectorStore {
       ),
     )) as [{ last: string | null }];
     return row.last === null ? null : Number(row.last);
+  }
+
+  /**
+   * Runs `sql` in a transaction of its own after `SET LOCAL` settings, in three round trips (the
+   * settings go in one multi-statement string, which the simple protocol allows).
+   */
+  private async queryWithSettings(
+    settings: string[],
+    sql: string,
+    params: unknown[],
+  ): Promise<HitRow[]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.query(['BEGIN', ...settings].join('; '));
+      try {
+        const rows = (await runner.query(sql, params)) as HitRow[];
+        await runner.query('COMMIT');
+        return rows;
+      } catch (error) {
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
   }
 
   /** The store does not own the DataSource: nothing to close. */
