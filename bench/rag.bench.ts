@@ -22,7 +22,7 @@ import {
   type VectorRecord,
   type VectorStore,
 } from '@agent-memory/memory/rag';
-import { loadLabelledRecallSet } from '../libs/memory/src/rag/recall-quality';
+import { loadLabelledRecallSet } from '../test/support/recall-quality';
 import { measure, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -23,6 +23,8 @@ export class InMemoryVectorStore implements VectorStore {
   private matrix: Float32Array;
   private slots: Slot[] = [];
   private readonly byId = new Map<string, Slot>();
+  /** The slots of each session, so a session filter scans that session only. */
+  private bySession = new Map<string | null, Set<Slot>>();
 
   /** @throws RangeError when `dimensions` is not a positive integer. */
   constructor(readonly dimensions: number) {
@@ -48,7 +50,12 @@ export class InMemoryVectorStore implements VectorStore {
         this.slots.push(slot);
         this.byId.set(record.id, slot);
         this.grow(this.slots.length);
+      } else {
+        this.bySession.get(slot.record.session)?.delete(slot);
       }
+      let sessionSlots = this.bySession.get(record.session);
+      if (!sessionSlots) this.bySession.set(record.session, (sessionSlots = new Set()));
+      sessionSlots.add(slot);
       slot.record = { ...record, payload: structuredClone(record.payload ?? {}) };
       const row = this.matrix.subarray(
         slot.row * this.dimensions,
@@ -69,7 +76,8 @@ export class InMemoryVectorStore implements VectorStore {
     const q = normalizeInPlace(Float32Array.from(vector));
     const dims = this.dimensions;
     const matrix = this.matrix;
-    const slots = this.slots;
+    const slots =
+      filter.session !== undefined ? [...(this.bySession.get(filter.session) ?? [])] : this.slots;
     const filtered =
       filter.session !== undefined || filter.resource !== undefined || !!filter.exclude;
     // The best k so far, worst first, kept sorted (k is small).
@@ -113,7 +121,13 @@ export class InMemoryVectorStore implements VectorStore {
     this.matrix = matrix;
     this.slots = kept;
     this.byId.clear();
-    for (const slot of kept) this.byId.set(slot.record.id, slot);
+    this.bySession = new Map();
+    for (const slot of kept) {
+      this.byId.set(slot.record.id, slot);
+      let sessionSlots = this.bySession.get(slot.record.session);
+      if (!sessionSlots) this.bySession.set(slot.record.session, (sessionSlots = new Set()));
+      sessionSlots.add(slot);
+    }
   }
 
   lastCursor(session: string): Promise<Cursor | null> {

@@ -66,6 +66,20 @@ describe('PgVectorStore', () => {
     expect(hits.every((h) => h.session === 'rare')).toBe(true);
   });
 
+  it('filter values with quotes and dollar signs are data, not SQL', async () => {
+    const store = await PgVectorStore.open(dataSource, {
+      dimensions: 2,
+      table: schemas.nextTable('vectors'),
+    });
+    const tricky = "it's $v$; DROP TABLE x; $v$ odd";
+    await store.upsert([
+      { id: 'a', vector: [1, 0], session: 's', resource: tricky, cursor: 1 },
+      { id: 'b', vector: [1, 0], session: 's', resource: 'plain', cursor: 2 },
+    ]);
+    const hits = await store.query([1, 0], 5, { resource: tricky });
+    expect(hits.map((h) => [h.id, h.resource])).toEqual([['a', tricky]]);
+  });
+
   it('refuses bad table names and dimensions before any SQL', async () => {
     await expect(
       PgVectorStore.open(dataSource, { dimensions: 3, table: 'x; drop' }),

@@ -100,12 +100,14 @@ export class PgVectorStore implements VectorStore {
       `FROM ${this.names.qualified} ${where} ORDER BY embedding <=> $1::vector LIMIT $${params.length}`;
     const settings = [
       ...(this.efSearch !== null ? [`SET LOCAL hnsw.ef_search = ${this.efSearch}`] : []),
+      // A filter would otherwise leave an HNSW scan short of k rows (the index hands out
+      // ef_search candidates before the filter applies); iterative scans go on until k pass.
       ...(where ? ['SET LOCAL hnsw.iterative_scan = relaxed_order'] : []),
     ];
     const rows = await pgRequest('query vectors', filter.session ?? null, () =>
       settings.length === 0
         ? (this.dataSource.query(sql, params) as Promise<HitRow[]>)
-        : this.queryWithSettings(settings, sql, params),
+        : this.querySettingsScript([...settings, inlineParams(sql, params)]),
     );
     // relaxed_order may return neighbours slightly out of order.
     return rows
@@ -140,25 +142,20 @@ export class PgVectorStore implements VectorStore {
   }
 
   /**
-   * Runs `sql` in a transaction of its own after `SET LOCAL` settings, in three round trips (the
-   * settings go in one multi-statement string, which the simple protocol allows).
+   * Runs `SET LOCAL` settings and a SELECT in one round trip: one simple-protocol message, which
+   * PostgreSQL runs as one implicit transaction (so the settings end with it, also on error).
    */
-  private async queryWithSettings(
-    settings: string[],
-    sql: string,
-    params: unknown[],
-  ): Promise<HitRow[]> {
+  private async querySettingsScript(statements: string[]): Promise<HitRow[]> {
     const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.query(['BEGIN', ...settings].join('; '));
-      try {
-        const rows = (await runner.query(sql, params)) as HitRow[];
-        await runner.query('COMMIT');
-        return rows;
-      } catch (error) {
-        await runner.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
+      const client = (await runner.connect()) as {
+        query(sql: string): Promise<PgResult | PgResult[]>;
+      };
+      const results = await client.query(statements.join(';\n'));
+      const select = (Array.isArray(results) ? results : [results]).find(
+        (r) => r.command === 'SELECT',
+      );
+      return (select?.rows ?? []) as HitRow[];
     } finally {
       await runner.release();
     }
@@ -250,6 +247,30 @@ interface HitRow {
   cursor: string | null;
   payload: Record<string, unknown> | null;
   score: string | number;
+}
+
+interface PgResult {
+  command: string;
+  rows: unknown[];
+}
+
+/**
+ * `sql` with its `$n` parameters written in as literals, for the simple protocol (which takes
+ * none): numbers as they are (checked finite), strings dollar-quoted with a tag they do not
+ * contain, so no value can end its quote.
+ */
+function inlineParams(sql: string, params: readonly unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = params[Number(n) - 1];
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw new TypeError(`parameter $${n} is not a finite number`);
+      return String(value);
+    }
+    const text = String(value);
+    let tag = 'v';
+    while (text.includes(`$${tag}$`)) tag += 'v';
+    return `$${tag}$${text}$${tag}$`;
+  });
 }
 
 function toLiteral(vector: readonly number[]): string {

@@ -3,7 +3,7 @@ import { assistantMessage, simpleBackend, textContent, userMessage } from '@agen
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { InMemoryVectorStore } from './in-memory-vector.store';
 import { withRecall } from './recall.backend';
-import { loadLabelledRecallSet, recallAtK } from './recall-quality';
+import { loadLabelledRecallSet, recallAtK } from '../../../../test/support/recall-quality';
 import { UniversalSentenceEmbedder } from './universal-sentence.embedder';
 
 const SET = loadLabelledRecallSet(

@@ -43,7 +43,9 @@ export function withRecall(backend: MemoryBackend, options: RecallOptions): Reca
         switch (property) {
           case 'retrieve':
             return (query?: string, opts?: CallOptions): Promise<Message[]> =>
-              engine.retrieve(sessionId, target, query, opts);
+              query?.trim()
+                ? engine.retrieve(sessionId, target, query, opts)
+                : target.retrieve(query, opts);
           case 'save':
             return async (...args: Parameters<SessionStore['save']>) => {
               const result = await target.save(...args);

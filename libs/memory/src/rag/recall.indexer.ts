@@ -26,6 +26,8 @@ interface SessionState {
   readUpTo: Cursor | undefined;
   /** The cursors of the last `messageRange + 1` entries read, oldest first. */
   recent: Cursor[];
+  /** The job running now, if any. */
+  current: Promise<void> | null;
 }
 
 /**
@@ -84,6 +86,9 @@ export class RecallIndexer {
       this.queue.splice(this.queue.indexOf(sessionId), 1);
       state.queued = false;
     }
+    // A running job writes nothing once the generation moved, but an upsert already sent must
+    // land before the delete.
+    await state.current?.catch(() => undefined);
     await this.options.store.delete({ session: sessionId });
     this.notifyIfIdle();
   }
@@ -140,6 +145,7 @@ export class RecallIndexer {
         retryTimer: null,
         readUpTo: undefined,
         recent: [],
+        current: null,
       };
       this.states.set(sessionId, state);
     }
@@ -156,12 +162,14 @@ export class RecallIndexer {
         state.queued = false;
         state.running = true;
         try {
-          await this.index(sessionId, state);
+          state.current = this.index(sessionId, state);
+          await state.current;
           state.failures = 0;
         } catch (error) {
           if (!this.closed) this.retryLater(sessionId, state, error);
         } finally {
           state.running = false;
+          state.current = null;
         }
         if (state.dirty) {
           state.dirty = false;

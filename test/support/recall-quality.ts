@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Embedder } from './embedder.interface';
-import { InMemoryVectorStore } from './in-memory-vector.store';
+import type { Embedder } from '../../libs/memory/src/rag/embedder.interface';
+import { InMemoryVectorStore } from '../../libs/memory/src/rag/in-memory-vector.store';
 
 /** The labelled recall set (`test/fixtures/recall/labelled-recall.json`). */
 export interface LabelledRecallSet {
