@@ -112,17 +112,16 @@ export class RecallEngine {
       (s === sessionId && tail.length > 0 && cursor >= tail[0]!.cursor) ||
       pinnedTexts.has(`${role}\n${text.trim()}`);
     const hits = (await store.query(vector!, topK, filter)).filter(
-      (hit): hit is VectorHit & { session: string; cursor: Cursor } =>
-        hit.session !== null &&
-        hit.cursor !== null &&
-        (minScore === null || hit.score >= minScore) &&
-        asMessagePayload(hit.payload) !== null &&
-        !inContext(
-          hit.session,
-          hit.cursor,
-          asMessagePayload(hit.payload)!.role,
-          asMessagePayload(hit.payload)!.text,
-        ),
+      (hit): hit is VectorHit & { session: string; cursor: Cursor } => {
+        const payload = asMessagePayload(hit.payload);
+        return (
+          payload !== null &&
+          hit.session !== null &&
+          hit.cursor !== null &&
+          (minScore === null || hit.score >= minScore) &&
+          !inContext(hit.session, hit.cursor, payload.role, payload.text)
+        );
+      },
     );
     if (hits.length === 0) return { query, ranges: [], message: null };
     const sessions = new Map<string, Promise<SessionStore>>([
