@@ -20,6 +20,8 @@ import { MemoryMetrics } from './metrics/memory-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsPortServer } from './metrics/metrics-port.server';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
+import { RecallController } from './recall/recall.controller';
+import { RecallService } from './recall/recall.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -66,6 +68,7 @@ export class AppModule {
       ShutdownDrainService,
       SessionsService,
       CompactionsService,
+      RecallService,
       MemoryHealthIndicator,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
@@ -80,7 +83,13 @@ export class AppModule {
         }),
         ...dashboard,
       ],
-      controllers: [SessionsController, CompactionsController, HealthController, MetricsController],
+      controllers: [
+        SessionsController,
+        CompactionsController,
+        RecallController,
+        HealthController,
+        MetricsController,
+      ],
       providers,
     };
   }

@@ -344,6 +344,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
         '/api/sessions/{id}/compact',
         '/api/sessions/{id}/messages',
         '/api/sessions/{id}/meta',
+        '/api/sessions/{id}/recall',
         '/health/live',
         '/health/ready',
       ].sort(),

@@ -34,6 +34,9 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   SESSION_SAVE_FAILED: 503,
   BACKEND_UNAVAILABLE: 503,
   BACKEND_ERROR: 500,
+  DIMENSION_MISMATCH: 500,
+  EMBEDDING_FAILED: 503,
+  VECTOR_EXTENSION_MISSING: 503,
 };
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */

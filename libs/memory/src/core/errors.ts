@@ -16,7 +16,10 @@ export type MemoryErrorCode =
   | 'INVALID_IDEMPOTENCY_KEY'
   | 'INVALID_QUERY'
   | 'INVALID_META'
-  | 'BACKEND_ERROR';
+  | 'BACKEND_ERROR'
+  | 'DIMENSION_MISMATCH'
+  | 'EMBEDDING_FAILED'
+  | 'VECTOR_EXTENSION_MISSING';
 
 export abstract class MemoryError extends Error {
   abstract readonly code: MemoryErrorCode;

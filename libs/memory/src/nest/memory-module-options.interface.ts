@@ -8,6 +8,7 @@ import type { Observable } from 'rxjs';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
+import type { RecallOptions } from '../rag/recall-options.interface';
 import type { CompactionJob } from './compaction-job.interface';
 import type { CompactionJobStore } from './compaction-job-store.interface';
 
@@ -99,6 +100,12 @@ export interface MemoryModuleOptions {
    */
   backend: MemoryBackend | Promise<MemoryBackend> | MemoryBackendFactory;
   compaction?: MemoryCompactionOptions;
+  /**
+   * Semantic recall (`@agent-memory/memory/rag`): the backend is wrapped with `withRecall`, so
+   * `retrieve(query)` (and `runTurn`) quotes older, relevant messages and saves are embedded in
+   * the background. Checked at start-up.
+   */
+  recall?: RecallOptions;
 }
 
 /** What `forRoot` / `forRootAsync` take besides the options: which instance, and how visible. */

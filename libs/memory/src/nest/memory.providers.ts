@@ -21,6 +21,7 @@ import {
   getMemoryOptionsToken,
   getMemoryToken,
 } from './memory.tokens';
+import { withRecall } from '../rag/recall.backend';
 
 /**
  * Marks a backend promise as handled at once, so that a rejection that comes before start-up
@@ -50,7 +51,7 @@ export async function resolveMemoryBackend(options: MemoryModuleOptions): Promis
   const backend: unknown =
     typeof given === 'function' ? await (given as () => unknown)() : await given;
   assertMemoryBackend(backend);
-  return backend;
+  return options.recall ? withRecall(backend, options.recall) : backend;
 }
 
 /**

@@ -1,0 +1,39 @@
+import type { Embedder } from './embedder.interface';
+import type { VectorStore } from './vector-store.interface';
+
+/** Semantic recall over the kept log (`recall` on a backend or on `MemoryModule.forRoot`). */
+export interface RecallOptions {
+  /** Turns messages and queries into vectors; its `dimensions` must equal the store's. */
+  embedder: Embedder;
+  /** Where the message vectors live. Share one store across backends only with distinct session ids. */
+  store: VectorStore;
+  /** Messages found per query (before their neighbours are added). Default 4. */
+  topK?: number;
+  /** Neighbours quoted on each side of a found message. Default 1. */
+  messageRange?: number;
+  /**
+   * `session` (default): recall from the same session only. `resource`: from every session with
+   * the same resource (the `resourceMetaKey` meta field, such as the user); a session without it
+   * recalls from itself only.
+   */
+  scope?: 'session' | 'resource';
+  /** Found messages below this cosine similarity are left out. Default: none. */
+  minScore?: number;
+  /** The session meta field that names its resource. Default `resource`. */
+  resourceMetaKey?: string;
+  /** Also embed tool results and assistant tool calls' text. Default false (user and assistant text only). */
+  includeToolMessages?: boolean;
+  /** Index what is not indexed yet, for every session, when the backend is wrapped. Default true. */
+  catchUpOnStart?: boolean;
+  /** Wait before retrying a failed indexing job (ms); it doubles per failure up to 60 s. Default 1000. */
+  retryDelayMs?: number;
+  /** Called with every failed indexing job (it is retried); default: nothing. */
+  onError?: (error: unknown, sessionId: string | null) => void;
+  /** The clock that stamps indexed messages. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** {@link RecallOptions} with defaults filled in and checked. */
+export type ResolvedRecallOptions = Required<Omit<RecallOptions, 'minScore'>> & {
+  minScore: number | null;
+};

@@ -1,0 +1,401 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import {
+  assistantMessage,
+  jsonFileBackend,
+  simpleBackend,
+  systemMessage,
+  textContent,
+  toolResultMessage,
+  userMessage,
+  type MemoryBackend,
+  type Message,
+  type SessionStore,
+} from '@agent-memory/memory';
+import { postgresBackend } from '@agent-memory/memory/postgres';
+import { TestSchemas } from '../../../../test/support/postgres';
+import type { EmbedOptions, Embedder } from './embedder.interface';
+import { HashedNgramEmbedder } from './hashed-ngram.embedder';
+import { InMemoryVectorStore } from './in-memory-vector.store';
+import { PgVectorStore } from './pgvector.store';
+import { DimensionMismatchError } from './rag.errors';
+import { RECALL_HEADER } from './recall.engine';
+import { withRecall, type RecallBackend } from './recall.backend';
+import type { RecallOptions } from './recall-options.interface';
+import type { VectorStore } from './vector-store.interface';
+
+const AT = '2026-05-01T09:30:00.000Z';
+
+/** A real embedder that counts its calls and can be made to fail or wait (no mocks). */
+class ControlledEmbedder implements Embedder {
+  readonly inner = new HashedNgramEmbedder({ dimensions: 128 });
+  readonly model = this.inner.model;
+  readonly dimensions = this.inner.dimensions;
+  calls: string[][] = [];
+  failuresLeft = 0;
+  gate: Promise<void> | null = null;
+  private onCall: (() => void) | null = null;
+  /** Resolves at the next call. */
+  readonly nextCall = (): Promise<void> => new Promise((resolve) => (this.onCall = resolve));
+
+  async embed(texts: readonly string[], opts?: EmbedOptions): Promise<number[][]> {
+    this.calls.push([...texts]);
+    this.onCall?.();
+    if (this.gate) await this.gate;
+    if (this.failuresLeft > 0) {
+      this.failuresLeft--;
+      throw new Error('embedding service down');
+    }
+    return this.inner.embed(texts, opts);
+  }
+}
+
+/** A long conversation whose early part is covered by a snapshot (out of the context). */
+const HISTORY: Message[] = [
+  userMessage('Please plan a trip to Lisbon in May'),
+  assistantMessage('Sure, Lisbon in May is warm. Any budget?'),
+  userMessage('My budget is 1200 euros and I am allergic to peanuts'),
+  assistantMessage('Noted: 1200 euros, no peanuts.'),
+  userMessage('I prefer trains over planes whenever possible'),
+  assistantMessage('Trains it is.'),
+  userMessage('Also my sister Marta joins on the second day'),
+  assistantMessage('Great, a room for two from day two.'),
+  userMessage('Now let us talk about museums'),
+  assistantMessage('The Gulbenkian and MAAT are good choices.'),
+];
+
+async function compactFirst(session: SessionStore, covered: number): Promise<void> {
+  const { tail } = await session.loadSnapshot();
+  await session.saveSnapshot(
+    { summary: 'Trip planning so far.', pinned: [HISTORY[0]!] },
+    tail[covered - 1]!.cursor,
+    null,
+  );
+}
+
+function recallText(messages: Message[]): string | null {
+  const first = messages[0];
+  return first?.role === 'system' && textContent(first).startsWith(RECALL_HEADER)
+    ? textContent(first)
+    : null;
+}
+
+interface Setup {
+  name: string;
+  backend(): Promise<MemoryBackend>;
+  store(dimensions: number): Promise<VectorStore>;
+}
+
+const schemas = new TestSchemas('recall');
+let dataSource: DataSource;
+beforeAll(async () => {
+  dataSource = new DataSource({ type: 'postgres', url: schemas.url });
+  await dataSource.initialize();
+});
+afterAll(async () => {
+  await dataSource.destroy();
+  await schemas.cleanup();
+});
+
+const setups: Setup[] = [
+  {
+    name: 'simple backend + in-memory vectors',
+    backend: () => Promise.resolve(simpleBackend({ capacity: 1000 })),
+    store: (dimensions) => Promise.resolve(new InMemoryVectorStore(dimensions)),
+  },
+  {
+    name: 'postgres backend + pgvector',
+    backend: () => postgresBackend({ dataSource, table: schemas.nextTable() }),
+    store: (dimensions) =>
+      PgVectorStore.open(dataSource, { dimensions, table: schemas.nextTable('vectors') }),
+  },
+];
+
+describe.each(setups)('withRecall: $name', (setup) => {
+  let embedder: ControlledEmbedder;
+  let backend: RecallBackend;
+  let errors: unknown[];
+
+  async function make(opts: Partial<RecallOptions> = {}): Promise<RecallBackend> {
+    embedder = new ControlledEmbedder();
+    errors = [];
+    backend = withRecall(await setup.backend(), {
+      embedder,
+      store: await setup.store(embedder.dimensions),
+      retryDelayMs: 1,
+      now: () => new Date(AT),
+      onError: (error) => errors.push(error),
+      ...opts,
+    });
+    return backend;
+  }
+  afterEach(() => backend.close());
+
+  async function conversation(id: string, covered = 8): Promise<SessionStore> {
+    const session = await backend.open(id);
+    await session.save(HISTORY);
+    await backend.recallIndexer.whenIdle();
+    await compactFirst(session, covered);
+    return session;
+  }
+
+  it('retrieve(query) puts one system message first, quoting the found message and its neighbours with role and time', async () => {
+    await make({ topK: 1 });
+    const session = await conversation('trip');
+    const plain = await (await setup.backend()).open('unused').then((s) => s.retrieve());
+    expect(plain).toEqual([]);
+    const messages = await session.retrieve('am I allergic to peanuts?');
+    const text = recallText(messages);
+    expect(text).not.toBeNull();
+    expect(text).toContain(`user at ${AT}: My budget is 1200 euros and I am allergic to peanuts`);
+    // The neighbours on both sides, in log order.
+    const lines = text!.split('\n').filter((l) => /^(user|assistant)/.test(l));
+    expect(lines).toEqual([
+      'assistant: Sure, Lisbon in May is warm. Any budget?',
+      `user at ${AT}: My budget is 1200 euros and I am allergic to peanuts`,
+      'assistant: Noted: 1200 euros, no peanuts.',
+    ]);
+    // The rest is the usual context: summary, pinned task, tail.
+    expect(messages.slice(1)).toEqual(await session.loadSnapshot().then(() => session.retrieve()));
+    expect(messages.filter((m) => m.role === 'system')).toHaveLength(1);
+  });
+
+  it('leaves out what is already in the context: the tail and the pinned task', async () => {
+    await make({ topK: 4, messageRange: 0 });
+    const session = await conversation('ctx');
+    const text = recallText(await session.retrieve('museums Gulbenkian MAAT'))!;
+    expect(text).not.toContain('Gulbenkian');
+    expect(text).not.toContain('museums');
+    const text2 = recallText(await session.retrieve('plan a trip to Lisbon in May'));
+    expect(text2 ?? '').not.toContain('Please plan a trip to Lisbon in May');
+  });
+
+  it('a session without a snapshot has everything in context: nothing is recalled', async () => {
+    await make();
+    const session = await backend.open('fresh');
+    await session.save(HISTORY);
+    await backend.recallIndexer.whenIdle();
+    const messages = await session.retrieve('peanuts allergy');
+    expect(recallText(messages)).toBeNull();
+    expect(messages).toHaveLength(HISTORY.length);
+  });
+
+  it('a blank query recalls nothing and embeds nothing', async () => {
+    await make();
+    const session = await conversation('blank');
+    const calls = embedder.calls.length;
+    for (const query of [undefined, '', '   ']) {
+      expect(recallText(await session.retrieve(query))).toBeNull();
+    }
+    expect(embedder.calls.length).toBe(calls);
+  });
+
+  it('merges overlapping ranges into one, each message once', async () => {
+    await make({ topK: 2, messageRange: 1 });
+    const session = await conversation('merge');
+    const text = recallText(await session.retrieve('1200 euros budget no peanuts'))!;
+    expect(text.match(/--- from/g)).toHaveLength(1);
+    expect(text.match(/Noted: 1200 euros, no peanuts\./g)).toHaveLength(1);
+  });
+
+  it('minScore leaves out weak matches', async () => {
+    await make({ minScore: 0.99 });
+    const session = await conversation('weak');
+    expect(recallText(await session.retrieve('peanuts'))).toBeNull();
+  });
+
+  it('embeds user and assistant text only, off the request path', async () => {
+    await make();
+    let release!: () => void;
+    embedder.gate = new Promise<void>((resolve) => (release = resolve));
+    const session = await backend.open('offpath');
+    const called = embedder.nextCall();
+    // The save resolves while the model is still held.
+    await session.save([
+      userMessage('weather?'),
+      assistantMessage('', [
+        { id: 'c1', type: 'function', function: { name: 'weather', arguments: '{}' } },
+      ]),
+      toolResultMessage('c1', 'sunny'),
+      assistantMessage('It is sunny'),
+      systemMessage('be brief'),
+    ]);
+    await called;
+    expect(embedder.calls).toEqual([['weather?', 'It is sunny']]);
+    release();
+    await backend.recallIndexer.whenIdle();
+  });
+
+  it('a failing embedder never fails a save; the job is retried until it succeeds', async () => {
+    await make({ topK: 1 });
+    embedder.failuresLeft = 2;
+    const session = await backend.open('flaky');
+    await expect(session.save(HISTORY)).resolves.not.toThrow();
+    await backend.recallIndexer.whenIdle();
+    expect(errors).toHaveLength(2);
+    expect(String(errors[0])).toContain('embedding service down');
+    await compactFirst(session, 8);
+    expect(recallText(await session.retrieve('allergic to peanuts'))).toContain('peanuts');
+  });
+
+  it('session scope: a session never recalls another session', async () => {
+    await make({ scope: 'session' });
+    await conversation('alice', 8);
+    const bob = await backend.open('bob');
+    await bob.save([userMessage('I want to visit Porto'), assistantMessage('Porto is lovely')]);
+    await backend.recallIndexer.whenIdle();
+    await compactFirst(bob, 1);
+    const text = recallText(await bob.retrieve('peanuts allergy budget euros'));
+    expect(text ?? '').not.toContain('peanuts');
+  });
+
+  it('resource scope: sessions of the same resource only', async () => {
+    await make({ scope: 'resource', resourceMetaKey: 'user', messageRange: 0 });
+    const old = await backend.open('u1-old');
+    await old.setMeta('user', 'u1');
+    await old.save([userMessage('My cat is named Pixel'), assistantMessage('Cute name.')]);
+    const other = await backend.open('u2-old');
+    await other.setMeta('user', 'u2');
+    await other.save([userMessage('My cat is named Sushi'), assistantMessage('Nice.')]);
+    const current = await backend.open('u1-new');
+    await current.setMeta('user', 'u1');
+    await current.save([userMessage('hello again')]);
+    await backend.recallIndexer.whenIdle();
+    const text = recallText(await current.retrieve('what is my cat named'))!;
+    expect(text).toContain('My cat is named Pixel');
+    expect(text).toContain('--- from conversation "u1-old"');
+    expect(text).not.toContain('Sushi');
+  });
+
+  it('clear and delete remove the session vectors (no recall of deleted content)', async () => {
+    await make({ scope: 'resource', resourceMetaKey: 'user' });
+    const a = await backend.open('del-a');
+    await a.setMeta('user', 'u9');
+    await a.save([userMessage('the secret code is 4711')]);
+    const b = await backend.open('del-b');
+    await b.setMeta('user', 'u9');
+    await b.save([userMessage('the door code is 1234')]);
+    const c = await backend.open('del-c');
+    await c.setMeta('user', 'u9');
+    await c.save([userMessage('hi')]);
+    await backend.recallIndexer.whenIdle();
+    expect(recallText(await c.retrieve('secret code door code'))).toContain('4711');
+    await a.clear();
+    await backend.delete('del-b');
+    expect(recallText(await c.retrieve('secret code door code'))).toBeNull();
+  });
+
+  it('catches up at start-up on what an earlier run stored without recall', async () => {
+    const plain = await setup.backend();
+    const session = await plain.open('backlog');
+    await session.save(HISTORY);
+    await compactFirst(session, 8);
+    embedder = new ControlledEmbedder();
+    backend = withRecall(plain, {
+      embedder,
+      store: await setup.store(embedder.dimensions),
+      now: () => new Date(AT),
+    });
+    await backend.recallIndexer.whenIdle();
+    const reopened = await backend.open('backlog');
+    expect(recallText(await reopened.retrieve('peanuts allergy'))).toContain('peanuts');
+  });
+
+  it('refuses an embedder and a store of different dimensions before anything is written', async () => {
+    const store = await setup.store(64);
+    expect(() =>
+      withRecall(simpleBackend({ capacity: 10 }), {
+        embedder: new HashedNgramEmbedder({ dimensions: 128 }),
+        store,
+      }),
+    ).toThrow(DimensionMismatchError);
+    expect(await store.query(new Array<number>(64).fill(1), 5)).toEqual([]);
+    backend = await make();
+  });
+});
+
+describe('withRecall on the JSON-file backend', () => {
+  it('works over any backend, unchanged: a file written with recall reads back without it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'recall-'));
+    try {
+      const backend = withRecall(jsonFileBackend({ dir }), {
+        embedder: new HashedNgramEmbedder(),
+        store: new InMemoryVectorStore(256),
+      });
+      const session = await backend.open('j');
+      await session.save(HISTORY);
+      await backend.recallIndexer.whenIdle();
+      await backend.close();
+      const plain = await jsonFileBackend({ dir }).open('j');
+      expect(await plain.retrieve()).toEqual(HISTORY);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('withRecall: indexing edge cases', () => {
+  it('a session cleared while its job is embedding keeps no vectors', async () => {
+    const embedder = new ControlledEmbedder();
+    const store = new InMemoryVectorStore(embedder.dimensions);
+    const backend = withRecall(simpleBackend({ capacity: 100 }), { embedder, store });
+    try {
+      let release!: () => void;
+      embedder.gate = new Promise<void>((resolve) => (release = resolve));
+      const called = embedder.nextCall();
+      const session = await backend.open('gone');
+      await session.save([userMessage('my pin is 9876')]);
+      await called;
+      const clearing = session.clear();
+      release();
+      await clearing;
+      await backend.recallIndexer.whenIdle();
+      expect(store.size).toBe(0);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('with pruneCompacted, recall quotes a covered message the log no longer holds', async () => {
+    const embedder = new ControlledEmbedder();
+    const backend = withRecall(simpleBackend({ capacity: 100, pruneCompacted: true }), {
+      embedder,
+      store: new InMemoryVectorStore(embedder.dimensions),
+      topK: 1,
+    });
+    try {
+      const session = await backend.open('pruned');
+      await session.save(HISTORY);
+      await backend.recallIndexer.whenIdle();
+      await compactFirst(session, 8);
+      expect((await session.entries()).length).toBe(2);
+      const text = recallText(await session.retrieve('I am allergic to peanuts'))!;
+      expect(text).toContain('user at');
+      expect(text).toContain('My budget is 1200 euros and I am allergic to peanuts');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('a restart embeds only the messages the store does not hold yet', async () => {
+    const plain = simpleBackend({ capacity: 100 });
+    const store = new InMemoryVectorStore(128);
+    const first = new ControlledEmbedder();
+    const before = withRecall(plain, { embedder: first, store });
+    const session = await before.open('restart');
+    await session.save(HISTORY.slice(0, 4));
+    await before.recallIndexer.whenIdle();
+    await before.recallIndexer.close();
+    await (await plain.open('restart')).save(HISTORY.slice(4, 6));
+    const second = new ControlledEmbedder();
+    const after = withRecall(plain, { embedder: second, store });
+    await after.recallIndexer.whenIdle();
+    expect(second.calls).toEqual([
+      ['I prefer trains over planes whenever possible', 'Trains it is.'],
+    ]);
+    expect(store.size).toBe(6);
+    await after.close();
+  });
+});

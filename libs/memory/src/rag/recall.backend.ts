@@ -1,0 +1,107 @@
+import type { MemoryBackend } from '../core/backend.interface';
+import type { CallOptions, SessionStore } from '../core/memory.interface';
+import type { Message } from '../core/message';
+import { RecallEngine, type RecallResult } from './recall.engine';
+import { RecallIndexer } from './recall.indexer';
+import type { RecallOptions } from './recall-options.interface';
+import { resolveRecallOptions } from './recall-options.validation';
+
+/** A backend with semantic recall (what {@link withRecall} returns). */
+export interface RecallBackend extends MemoryBackend {
+  /** What recall would add to `retrieve(query)` for the session (for the admin API). */
+  recall(sessionId: string, query: string, opts?: CallOptions): Promise<RecallResult>;
+  /** The background indexer: `whenIdle()` resolves once every save so far is embedded. */
+  readonly recallIndexer: RecallIndexer;
+}
+
+/** Whether `backend` was wrapped by {@link withRecall}. */
+export function hasRecall(backend: MemoryBackend): backend is RecallBackend {
+  return typeof (backend as Partial<RecallBackend>).recall === 'function';
+}
+
+/**
+ * Adds semantic recall to any backend, without changing its store. Sessions it opens:
+ * - `save` stores as before, then queues an indexing job (the save never waits for the model and
+ *   never fails because of it; failures are retried);
+ * - `retrieve(query)` returns the usual context, preceded by one system message quoting the
+ *   recalled messages (when anything is recalled; a blank query recalls nothing);
+ * - `clear` also deletes the session's vectors; so does the backend's `delete`.
+ * Everything else passes through. On creation a catch-up indexes what earlier runs left
+ * unindexed (`catchUpOnStart`). `close` stops the indexer, then closes the backend and the
+ * vector store.
+ * @throws TypeError / RangeError naming a bad option; DimensionMismatchError when the embedder's
+ *   and the store's dimensions differ.
+ */
+export function withRecall(backend: MemoryBackend, options: RecallOptions): RecallBackend {
+  const resolved = resolveRecallOptions(options);
+  const indexer = new RecallIndexer(backend, resolved);
+  const engine = new RecallEngine(backend, resolved);
+
+  const wrapSession = (sessionId: string, session: SessionStore): SessionStore =>
+    new Proxy(session, {
+      get(target, property, receiver) {
+        switch (property) {
+          case 'retrieve':
+            return (query?: string, opts?: CallOptions): Promise<Message[]> =>
+              query?.trim()
+                ? engine.retrieve(sessionId, target, query, opts)
+                : target.retrieve(query, opts);
+          case 'save':
+            return async (...args: Parameters<SessionStore['save']>) => {
+              const result = await target.save(...args);
+              indexer.schedule(sessionId);
+              return result;
+            };
+          case 'clear':
+            return async (opts?: CallOptions): Promise<void> => {
+              await target.clear(opts);
+              await indexer.forget(sessionId);
+            };
+          default: {
+            const value: unknown = Reflect.get(target, property, receiver);
+            return typeof value === 'function'
+              ? (value as (...a: unknown[]) => unknown).bind(target)
+              : value;
+          }
+        }
+      },
+    });
+
+  const wrapped = new Proxy(backend, {
+    get(target, property, receiver) {
+      switch (property) {
+        case 'open':
+          return async (sessionId: string): Promise<SessionStore> =>
+            wrapSession(sessionId, await target.open(sessionId));
+        case 'delete':
+          return async (sessionId: string): Promise<void> => {
+            await target.delete(sessionId);
+            await indexer.forget(sessionId);
+          };
+        case 'close':
+          return async (): Promise<void> => {
+            await indexer.close();
+            try {
+              await target.close();
+            } finally {
+              await resolved.store.close();
+            }
+          };
+        case 'recall':
+          return async (sessionId: string, query: string, opts?: CallOptions) =>
+            engine.recall(sessionId, await target.open(sessionId), query, opts);
+        case 'recallIndexer':
+          return indexer;
+        default: {
+          const value: unknown = Reflect.get(target, property, receiver);
+          return typeof value === 'function'
+            ? (value as (...a: unknown[]) => unknown).bind(target)
+            : value;
+        }
+      }
+    },
+  }) as RecallBackend;
+
+  if (resolved.catchUpOnStart) void indexer.catchUp();
+  return wrapped;
+}
