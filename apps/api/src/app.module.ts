@@ -13,6 +13,9 @@ import { API_CONFIG, apiConfigModule } from './config/api-config.module';
 import { memoryModuleOptionsFromConfig } from '../../shared/memory-options.factory';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
 import { MemoryHealthIndicator } from '@agent-memory/memory/health';
+import { ServerInfoController } from './dashboard/server-info.controller';
+import { SessionViewsController } from './dashboard/session-views.controller';
+import { SessionViewsService } from './dashboard/session-views.service';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
@@ -48,6 +51,7 @@ export class AppModule {
       { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ShutdownDrainService,
       SessionsService,
+      SessionViewsService,
       CompactionsService,
       MemoryHealthIndicator,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
@@ -63,7 +67,13 @@ export class AppModule {
         }),
         ...dashboard,
       ],
-      controllers: [SessionsController, CompactionsController, HealthController],
+      controllers: [
+        SessionsController,
+        SessionViewsController,
+        ServerInfoController,
+        CompactionsController,
+        HealthController,
+      ],
       providers,
     };
   }

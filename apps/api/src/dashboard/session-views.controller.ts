@@ -1,0 +1,72 @@
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { invalidField } from '../errors/api-http.error';
+import { ApiErrorDto } from '../sessions/session.dto';
+import { parseMessagesQuery } from '../sessions/session-request.parsers';
+import type { SessionContext, TranscriptPage } from '../contract/admin-api.types';
+import { sessionExportMarkdown } from './session-export.markdown';
+import { SessionViewsService } from './session-views.service';
+
+/** The dashboard's read routes on one session: transcript with tokens, model context, export. */
+@ApiTags('sessions')
+@ApiBearerAuth()
+@ApiUnauthorizedResponse({ type: ApiErrorDto, description: 'missing or wrong bearer token' })
+@ApiNotFoundResponse({ type: ApiErrorDto, description: 'unknown session' })
+@UseGuards(AdminTokenGuard)
+@Controller('api/sessions')
+export class SessionViewsController {
+  constructor(private readonly views: SessionViewsService) {}
+
+  /** The stored log, oldest first, each message with `covered` and its `tokens`. */
+  @Get(':id/transcript')
+  @ApiQuery({ name: 'after', required: false, description: 'cursor: entries after it' })
+  @ApiQuery({ name: 'limit', required: false, description: 'page size, 1 to 500, default 100' })
+  @ApiOkResponse({ description: '`{ items: (Entry & { covered, tokens })[], next }`' })
+  transcript(
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<TranscriptPage> {
+    return this.views.transcript(id, parseMessagesQuery(query));
+  }
+
+  /** Exactly what `retrieve()` returns now, each message tagged summary, pinned or tail. */
+  @Get(':id/context')
+  @ApiOkResponse({
+    description: '`{ messages, tokens: { summary, pinned, tail, total }, compactAt, snapshot }`',
+  })
+  context(@Param('id') id: string): Promise<SessionContext> {
+    return this.views.context(id);
+  }
+
+  /** The whole session (log, snapshot, meta) as a JSON or Markdown download. */
+  @Get(':id/export')
+  @ApiQuery({ name: 'format', required: false, enum: ['json', 'md'], description: 'default json' })
+  @ApiProduces('application/json', 'text/markdown')
+  async export(
+    @Param('id') id: string,
+    @Query('format') format: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    const kind = format === undefined || format === '' ? 'json' : format;
+    if (kind !== 'json' && kind !== 'md') {
+      throw invalidField('INVALID_QUERY', 'format', 'must be json or md');
+    }
+    const doc = await this.views.export(id);
+    res.setHeader('content-disposition', `attachment; filename="${id}.${kind}"`);
+    if (kind === 'md') {
+      res.type('text/markdown; charset=utf-8').send(sessionExportMarkdown(doc));
+    } else {
+      res.type('application/json; charset=utf-8').send(JSON.stringify(doc, null, 2));
+    }
+  }
+}
