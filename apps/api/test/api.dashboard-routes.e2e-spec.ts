@@ -143,4 +143,26 @@ describe('dashboard routes', () => {
     expect(bad.status).toBe(400);
     expect((await bad.json()).field).toBe('format');
   });
+
+  it('counts the context tokens of several sessions at once, null for unknown ones', async () => {
+    const response = await api.request('/api/context-tokens?ids=views-a,views-b,missing');
+    const counts = (await response.json()) as Record<string, number | null>;
+    const detail = await (await api.request('/api/sessions/views-b')).json();
+    expect(counts['views-b']).toBe(detail.tokens);
+    expect(counts['views-a']).toBeGreaterThan(0);
+    expect(counts.missing).toBeNull();
+    const bad = await api.request('/api/context-tokens?ids=ok,bad%20id');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).code).toBe('INVALID_SESSION_ID');
+  });
+
+  it('clears a session: messages, snapshot and metadata go, the id stays usable', async () => {
+    await append('views-c', [user('one'), assistant('two')]);
+    await api.request('/api/sessions/views-c/meta', { method: 'PATCH', json: { title: 'C' } });
+    expect((await api.request('/api/sessions/views-c/clear', { method: 'POST' })).status).toBe(204);
+    const after = await api.request('/api/sessions/views-c/transcript');
+    const page = after.status === 404 ? { items: [] } : ((await after.json()) as TranscriptPage);
+    expect(page.items).toEqual([]);
+    expect((await api.request('/api/sessions/never/clear', { method: 'POST' })).status).toBe(404);
+  });
 });

@@ -120,3 +120,6 @@ export interface SessionExport {
   /** The stored log, oldest first, covered messages included while they are kept. */
   messages: CoveredEntry[];
 }
+
+/** `GET /api/context-tokens?ids=a,b`: each session's context tokens now; null when it does not exist. */
+export type ContextTokens = Record<string, number | null>;

@@ -10,6 +10,7 @@ import {
 import { SessionsService } from '../sessions/sessions.service';
 import type {
   ContextMessage,
+  ContextTokens,
   CoveredEntry,
   SessionContext,
   SessionExport,
@@ -79,6 +80,34 @@ export class SessionViewsService {
     // The total is the counter's own count of the list, which is what compaction compares.
     totals.total = this.tokens.count(messages.map((item) => item.message));
     return { messages, tokens: totals, compactAt: this.compaction.thresholdTokens, snapshot };
+  }
+
+  /**
+   * Tokens of each session's context now (what `GET /api/sessions/:id` calls `tokens`), for the
+   * list's rows; null for a session that does not exist.
+   */
+  async contextTokens(sessionIds: string[]): Promise<ContextTokens> {
+    const counts = await Promise.all(
+      sessionIds.map(async (id) => {
+        if ((await this.backend.inspect(id)) === null) return null;
+        const store = await this.backend.open(id);
+        const { snapshot, tail } = await store.loadSnapshot();
+        return this.tokens.count(
+          contextMessages(
+            snapshot,
+            tail.map((entry) => entry.message),
+          ),
+        );
+      }),
+    );
+    return Object.fromEntries(sessionIds.map((id, i) => [id, counts[i]!]));
+  }
+
+  /** Empties the session (messages, snapshot, metadata), as `clear()` does. @throws ApiHttpError 404. */
+  async clear(sessionId: string): Promise<void> {
+    await this.sessions.info(sessionId);
+    const store = await this.backend.open(sessionId);
+    await store.clear();
   }
 
   /** The whole session: info, snapshot and the kept log. @throws ApiHttpError 404. */
