@@ -69,8 +69,21 @@ export class SessionViewsController {
   @ApiOkResponse({
     description: '`{ messages, tokens: { summary, pinned, tail, total }, compactAt, snapshot }`',
   })
-  context(@Param('id') id: string): Promise<SessionContext> {
-    return this.views.context(id);
+  @ApiQuery({
+    name: 'messages',
+    required: false,
+    enum: ['0', '1'],
+    description: '0: token totals only, no messages (default 1)',
+  })
+  async context(
+    @Param('id') id: string,
+    @Query('messages') withMessages: unknown,
+  ): Promise<SessionContext> {
+    if (withMessages !== undefined && withMessages !== '0' && withMessages !== '1') {
+      throw invalidField('INVALID_QUERY', 'messages', 'must be 0 or 1');
+    }
+    const context = await this.views.context(id);
+    return withMessages === '0' ? { ...context, messages: [] } : context;
   }
 
   /** Removes the session's messages, snapshot and metadata (its counts restart at 0). */

@@ -10,7 +10,7 @@ import { defineConfig } from 'vite';
 const apiUrl = process.env.ADMIN_API_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  root: __dirname,
+  root: import.meta.dirname,
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
@@ -20,7 +20,7 @@ export default defineConfig({
     },
   },
   test: {
-    root: __dirname,
+    root: import.meta.dirname,
     environment: 'jsdom',
     include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
