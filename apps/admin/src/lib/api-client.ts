@@ -21,6 +21,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Where the API is: '' (the page's own origin) in the app; a test server's origin in tests. */
+let apiBase = '';
+
+/** Points the client at another origin (component tests use a local HTTP server). */
+export function setApiBase(origin: string): void {
+  apiBase = origin.replace(/\/$/, '');
+}
+
+/** The absolute or same-origin URL of an API path. */
+export function apiUrl(path: string): string {
+  return `${apiBase}${path}`;
+}
+
 /** Reads the tab's admin token; set by the auth feature. */
 let readToken: () => string | null = () => null;
 
@@ -57,7 +70,7 @@ export async function apiFetch(path: string, options: RequestOptions = {}): Prom
   if (options.json !== undefined) headers.set('content-type', 'application/json');
   let response: Response;
   try {
-    response = await fetch(withQuery(path, options.query), {
+    response = await fetch(apiUrl(withQuery(path, options.query)), {
       method: options.method ?? 'GET',
       headers,
       body: options.json !== undefined ? JSON.stringify(options.json) : undefined,

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiUrl } from '../../../lib/api-client';
 
 /** What `/health/ready` says: ready, or not with the reason Terminus gave. */
 export interface Readiness {
@@ -13,7 +14,10 @@ const READINESS_POLL_MS = 15_000;
 export async function getReadiness(signal?: AbortSignal): Promise<Readiness> {
   let response: Response;
   try {
-    response = await fetch('/health/ready', { signal, headers: { accept: 'application/json' } });
+    response = await fetch(apiUrl('/health/ready'), {
+      signal,
+      headers: { accept: 'application/json' },
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     return { ready: false, detail: 'the admin server cannot be reached' };
