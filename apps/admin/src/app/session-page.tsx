@@ -23,9 +23,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const session = useSession(sessionId);
   const info = useInfo();
   const version = session.data?.updatedAt ?? '';
-  const totals = useSessionContext(sessionId, false, version);
-  const context = useSessionContext(sessionId, true, version);
+  const totals = useSessionContext(sessionId, false, version, version !== '');
   const modelView = state.view === 'model';
+  const context = useSessionContext(sessionId, true, version, modelView && version !== '');
   const summarizer = info.data
     ? info.data.compaction.summarizer === 'llm'
       ? `LLM (${info.data.compaction.model ?? 'configured model'})`

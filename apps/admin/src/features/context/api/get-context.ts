@@ -18,14 +18,26 @@ export function getContext(
 }
 
 /** `version` (the session's last update) refetches when the session changes. */
-export const contextQueryOptions = (id: string, withMessages: boolean, version: string) =>
+export const contextQueryOptions = (
+  id: string,
+  withMessages: boolean,
+  version: string,
+  enabled = true,
+) =>
   queryOptions({
+    enabled,
     queryKey: ['context', id, withMessages ? 'messages' : 'totals', version],
     queryFn: ({ signal }) => getContext(id, withMessages, signal),
     staleTime: Infinity,
     placeholderData: (previous) => previous,
   });
 
-export function useSessionContext(id: string, withMessages: boolean, version: string) {
-  return useQuery(contextQueryOptions(id, withMessages, version));
+/** `enabled: false` until the view that needs it is shown. */
+export function useSessionContext(
+  id: string,
+  withMessages: boolean,
+  version: string,
+  enabled = true,
+) {
+  return useQuery(contextQueryOptions(id, withMessages, version, enabled));
 }
