@@ -3,7 +3,13 @@ import { messageKey } from '../../lib/message-view';
 
 /** One thing the transcript draws, in order. */
 export type TranscriptItem =
-  | { kind: 'message'; entry: TranscriptEntry; pinned: boolean }
+  | {
+      kind: 'message';
+      entry: TranscriptEntry;
+      pinned: boolean;
+      /** The results of this message's tool calls that are loaded, in call order. */
+      toolResults: Message[];
+    }
   | { kind: 'boundary'; coveredCount: number; coveredTokens: number; pruned: boolean };
 
 export interface TranscriptLayout {
@@ -59,6 +65,10 @@ export function layoutTranscript(
         kind: 'message',
         entry,
         pinned: pinnedKeys.size > 0 && pinnedKeys.has(messageKey(entry.message)),
+        toolResults: (entry.message.toolCalls ?? []).flatMap((call) => {
+          const found = results.get(call.id);
+          return found ? [found] : [];
+        }),
       });
     }
   }

@@ -36,10 +36,14 @@ function SessionRows({ rows, onOpen }: { rows: SessionInfo[]; onOpen: (id: strin
                   onOpen(row.id);
                 }}
               >
-                {title || row.id}
+                {title || <span className="mono">{row.id}</span>}
               </a>
               <span className="id-line">
-                <code className="mono muted">{row.id}</code>
+                {title ? (
+                  <code className="mono muted">{row.id}</code>
+                ) : (
+                  <span className="muted small">untitled</span>
+                )}
                 <CopyButton value={row.id} />
               </span>
             </td>

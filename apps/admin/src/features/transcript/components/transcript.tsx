@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ErrorNotice } from '../../../components/error-notice';
-import { MessageCard } from '../../../components/message-card';
 import type { StoredSnapshot } from '../../../lib/api-types';
 import { appendNewMessages, useTranscript } from '../api/get-transcript';
 import { layoutTranscript } from '../transcript-layout';
 import { SnapshotBoundary } from './snapshot-boundary';
+import { TranscriptRow } from './transcript-row';
 
 /**
  * The stored log as a conversation, paged in as it is scrolled. Messages saved after it was
@@ -93,23 +93,11 @@ export function Transcript({
             pruned={item.pruned}
           />
         ) : (
-          <MessageCard
+          <TranscriptRow
             key={item.entry.cursor}
-            message={item.entry.message}
-            cursor={item.entry.cursor}
-            tokens={item.entry.tokens}
-            results={layout.results}
-            dimmed={item.entry.covered}
-            badges={
-              <>
-                {item.entry.covered && (
-                  <span className="badge badge-muted" title="summarised by the snapshot">
-                    covered
-                  </span>
-                )}
-                {item.pinned && <span className="badge badge-pinned">pinned</span>}
-              </>
-            }
+            entry={item.entry}
+            pinned={item.pinned}
+            toolResults={item.toolResults}
           />
         ),
       )}
