@@ -36,7 +36,7 @@ describe('admin dashboard in chromium', () => {
     server = await startDashboardServer({
       MEMORY_BACKEND: 'jsonfile',
       MEMORY_DIR: join(dataDir, 'sessions'),
-      COMPACT_AT_TOKENS: '100000',
+      COMPACT_AT_TOKENS: '4000',
       COMPACT_KEEP_RECENT: '6',
     });
     await seedDashboard(server);
@@ -81,14 +81,14 @@ describe('admin dashboard in chromium', () => {
     // Header: backend, readiness, compaction settings.
     const header = page.locator('header.app-header');
     await header.getByText('ready', { exact: true }).waitFor();
-    expect(await header.textContent()).toMatch(/jsonfile.*ready.*inline · at 100,000 tokens/);
+    expect(await header.textContent()).toMatch(/jsonfile.*ready.*inline · at 4,000 tokens/);
     // HTML in stored content is text, never markup.
     expect(await page.title()).toBe('agent-memory admin');
     await page.waitForFunction(
       () =>
         !document.querySelector('.sessions-table td .muted:only-child')?.textContent?.includes('…'),
     );
-    await page.screenshot({ path: join(shotsDir, 'sessions-list.png') });
+    await page.screenshot({ path: join(shotsDir, 'dashboard-sessions-list.png') });
   });
 
   it('searches by title with the search kept in the URL', async () => {
@@ -116,7 +116,7 @@ describe('admin dashboard in chromium', () => {
     await page.getByText('error', { exact: true }).first().waitFor();
     await boundary.scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollBy(0, -260));
-    await page.screenshot({ path: join(shotsDir, 'session-view.png') });
+    await page.screenshot({ path: join(shotsDir, 'dashboard-session-view.png') });
   });
 
   it('shows what the model will see next turn', async () => {
@@ -129,7 +129,7 @@ describe('admin dashboard in chromium', () => {
     expect(badges[0]).toBe('summary');
     expect(badges[1]).toBe('pinned');
     expect(badges.slice(2).every((badge) => badge === 'recent')).toBe(true);
-    await page.screenshot({ path: join(shotsDir, 'model-view.png') });
+    await page.screenshot({ path: join(shotsDir, 'dashboard-model-view.png') });
     await page.getByRole('tab', { name: 'Stored log' }).click();
   });
 
