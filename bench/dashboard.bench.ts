@@ -29,24 +29,37 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Loads `url` in a fresh context and returns the in-page time to `selector` and the API requests. */
-async function firstRows(
-  open: () => Promise<Page>,
-  url: string,
-  selector: string,
-): Promise<{ ms: number; requests: number }> {
-  const page = await open();
+/** One page load: in-page times from navigation start, and the API requests it made. */
+interface Load {
+  /** To the first row on screen. */
+  ms: number;
+  /** To the first `/api` request leaving the page (the bundle loaded, parsed and mounted). */
+  firstApiMs: number;
+  requests: number;
+}
+
+/** Loads `url` in `page` and measures it (see {@link Load}). */
+async function firstRows(page: Page, url: string, selector: string): Promise<Load> {
   let requests = 0;
-  page.on('request', (request) => {
+  const count = (request: { url(): string }) => {
     if (new URL(request.url()).pathname.startsWith('/api/')) requests += 1;
-  });
+  };
+  page.on('request', count);
   await page.goto(url);
   await page.waitForSelector(selector);
-  const ms = await page.evaluate(() => performance.now());
+  const [ms, firstApiMs] = await page.evaluate(() => [
+    performance.now(),
+    Math.min(
+      ...performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/api/'))
+        .map((entry) => entry.startTime),
+    ),
+  ]);
   // The views poll (the open session every 2 s): count what the first second asks for.
   await page.waitForTimeout(1000);
-  await page.context().close();
-  return { ms, requests };
+  page.off('request', count);
+  return { ms: ms!, firstApiMs: firstApiMs!, requests };
 }
 
 export const suite: BenchSuite = {
@@ -105,9 +118,17 @@ export const suite: BenchSuite = {
         );
         return context.newPage();
       };
+      const fresh = async (url: string, selector: string) => {
+        const page = await open();
+        try {
+          return await firstRows(page, url, selector);
+        } finally {
+          await page.context().close();
+        }
+      };
       // Warm the server (first compile of each route, prepared statements) once.
-      await firstRows(open, `${api.url}/`, '.sessions-table tbody tr');
-      await firstRows(open, `${api.url}/?session=${BIG}`, 'article[data-cursor]');
+      await fresh(`${api.url}/`, '.sessions-table tbody tr');
+      await fresh(`${api.url}/?session=${BIG}`, 'article[data-cursor]');
 
       const cases = [
         {
@@ -124,15 +145,30 @@ export const suite: BenchSuite = {
         },
       ];
       for (const c of cases) {
-        const runs = [];
-        for (let i = 0; i < LOADS; i += 1) runs.push(await firstRows(open, c.url, c.selector));
-        const ms = median(runs.map((run) => run.ms));
-        results.push({
-          case: `${c.name}: first rows`,
-          subject: 'dashboard in chromium',
-          opsPerSec: 1000 / ms,
-          meanMs: ms,
-        });
+        const cold: Load[] = [];
+        for (let i = 0; i < LOADS; i += 1) cold.push(await fresh(c.url, c.selector));
+        // A returning operator: same browser profile, the bundle in the HTTP cache.
+        const warmPage = await open();
+        await firstRows(warmPage, c.url, c.selector);
+        const warm: Load[] = [];
+        for (let i = 0; i < LOADS; i += 1) warm.push(await firstRows(warmPage, c.url, c.selector));
+        await warmPage.context().close();
+        for (const [label, runs] of [
+          ['new browser profile', cold],
+          ['bundle cached', warm],
+        ] as const) {
+          const ms = median(runs.map((run) => run.ms));
+          const apiMs = median(runs.map((run) => run.firstApiMs));
+          results.push({
+            case: `${c.name}: first rows, ${label}`,
+            subject: 'dashboard in chromium',
+            opsPerSec: 1000 / ms,
+            meanMs: ms,
+          });
+          notes.push(
+            `${c.name}, ${label}: ${ms.toFixed(0)} ms to first rows from navigation start (median of ${LOADS}; the first API request left at ${apiMs.toFixed(0)} ms, so ${(ms - apiMs).toFixed(0)} ms from the first request to rows), ${median(runs.map((run) => run.requests))} API requests in the first second; target < ${TARGET_MS} ms: ${ms < TARGET_MS ? 'met' : 'NOT met'}`,
+          );
+        }
         results.push(
           await measure(
             `${c.name}: its API call`,
@@ -143,9 +179,6 @@ export const suite: BenchSuite = {
             },
             { timeMs: 500 },
           ),
-        );
-        notes.push(
-          `${c.name}: ${ms.toFixed(0)} ms to first rows (median of ${LOADS}, from navigation start), ${median(runs.map((run) => run.requests))} API requests in its first second; target < ${TARGET_MS} ms: ${ms < TARGET_MS ? 'met' : 'NOT met'}`,
         );
       }
 

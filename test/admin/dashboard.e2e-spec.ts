@@ -104,7 +104,10 @@ describe('admin dashboard in chromium', () => {
     const before = await detail(SUPPORT_SESSION);
     await page.getByRole('link', { name: SUPPORT_TITLE }).click();
     await page.waitForURL(new RegExp(`session=${SUPPORT_SESSION}`));
-    const boundary = page.getByRole('region', { name: 'Snapshot boundary' });
+    // The "summarised to" part waits for the context's token totals.
+    const boundary = page
+      .getByRole('region', { name: 'Snapshot boundary' })
+      .filter({ hasText: /summarised to/ });
     await boundary.waitFor();
     expect(await boundary.textContent()).toMatch(
       /Messages 1–\d+ covered: [\d,]+ tokens summarised to [\d,]+/,
