@@ -1,9 +1,10 @@
 /**
  * The dashboard in chromium against the real admin server on PostgreSQL: first load of the
  * sessions list over 100k sessions, opening a 10k-message session, and scrolling it from its
- * start through its first 2,000 messages. Time to first rows is read in the page (`performance.now()` from navigation
- * start, the bundle included), and every `/api` request is counted. Side by side: the bare API
- * call behind each view (`fetch` from Node, no browser). Everything lives in a schema of its own.
+ * start through its first 2,000 messages. Time to first rows is read in the page:
+ * `performance.now()` (from navigation start, the bundle included) when a MutationObserver first
+ * sees a row. Every `/api` request is counted. Side by side: the bare API call behind each view
+ * (`fetch` from Node, no browser). Everything lives in a schema of its own.
  */
 import { Pool } from 'pg';
 import type { Page } from 'playwright-core';
@@ -48,7 +49,7 @@ async function firstRows(page: Page, url: string, selector: string): Promise<Loa
   await page.goto(url);
   await page.waitForSelector(selector);
   const [ms, firstApiMs] = await page.evaluate(() => [
-    performance.now(),
+    (window as unknown as { __firstRowMs: number }).__firstRowMs,
     Math.min(
       ...performance
         .getEntriesByType('resource')
@@ -116,6 +117,17 @@ export const suite: BenchSuite = {
           (token) => window.sessionStorage.setItem('agent-memory.admin-token', token),
           api.token,
         );
+        // Notes the moment the first row is in the DOM, in the page itself (no polling delay).
+        await context.addInitScript(() => {
+          const selectors = '.sessions-table tbody tr, article[data-cursor]';
+          const observer = new MutationObserver(() => {
+            if (document.querySelector(selectors)) {
+              (window as unknown as { __firstRowMs: number }).__firstRowMs = performance.now();
+              observer.disconnect();
+            }
+          });
+          observer.observe(document, { childList: true, subtree: true });
+        });
         return context.newPage();
       };
       const fresh = async (url: string, selector: string) => {
