@@ -156,11 +156,13 @@ export async function compactNow(
     json: body,
   });
   const { jobId } = (await accepted.json()) as { jobId: string };
-  for (;;) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
     const job = (await (await server.request(`/api/compactions/${jobId}`)).json()) as {
       state: string;
     };
     if (job.state === 'done' || job.state === 'failed') return job;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  throw new Error(`compaction job ${jobId} of ${id} did not finish within 60 s`);
 }
