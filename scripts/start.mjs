@@ -8,5 +8,6 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.SWC_NODE_PROJECT ??= join(root, 'tsconfig.json');
 const require = createRequire(import.meta.url);
+(await import('./build-admin.mjs')).ensureAdminBuild();
 require('@swc-node/register');
 require(join(root, 'apps', 'api', 'src', 'main.ts'));

@@ -1,6 +1,5 @@
 import { DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { ServeStaticModule } from '@nestjs/serve-static';
 import { TerminusModule } from '@nestjs/terminus';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +12,10 @@ import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
 import { MemoryHealthIndicator } from '@agent-memory/memory/health';
+import { DashboardStaticModule } from './dashboard/dashboard-static.module';
+import { ServerInfoController } from './dashboard/server-info.controller';
+import { SessionViewsController } from './dashboard/session-views.controller';
+import { SessionViewsService } from './dashboard/session-views.service';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
 import { apiMemoryOptions } from './memory-options';
@@ -43,12 +46,7 @@ export class AppModule {
   static async forRoot(options: AppModuleOptions): Promise<DynamicModule> {
     const adminDist = options.adminDistDir ?? ADMIN_DIST_DIR;
     const dashboard = existsSync(join(adminDist, 'index.html'))
-      ? [
-          ServeStaticModule.forRoot({
-            rootPath: adminDist,
-            exclude: ['/api/{*path}', '/health/{*path}'],
-          }),
-        ]
+      ? [DashboardStaticModule.forRoot(adminDist)]
       : [];
     const providers: Provider[] = [
       { provide: AdminToken, useValue: options.token },
@@ -67,6 +65,7 @@ export class AppModule {
       { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ShutdownDrainService,
       SessionsService,
+      SessionViewsService,
       CompactionsService,
       RecallService,
       MemoryHealthIndicator,
@@ -85,6 +84,8 @@ export class AppModule {
       ],
       controllers: [
         SessionsController,
+        SessionViewsController,
+        ServerInfoController,
         CompactionsController,
         RecallController,
         HealthController,

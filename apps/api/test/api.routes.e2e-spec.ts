@@ -339,9 +339,15 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/api/compactions/{jobId}',
+        '/api/context-tokens',
+        '/api/info',
         '/api/sessions',
         '/api/sessions/{id}',
+        '/api/sessions/{id}/clear',
         '/api/sessions/{id}/compact',
+        '/api/sessions/{id}/context',
+        '/api/sessions/{id}/export',
+        '/api/sessions/{id}/transcript',
         '/api/sessions/{id}/messages',
         '/api/sessions/{id}/meta',
         '/api/sessions/{id}/recall',

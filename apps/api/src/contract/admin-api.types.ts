@@ -3,6 +3,7 @@
  * `import type` only), so the browser bundle can import this file without loading server code.
  */
 import type {
+  BackendKind,
   CompactionJob,
   CompactionJobError,
   CompactionJobState,
@@ -10,12 +11,13 @@ import type {
   Cursor,
   Entry,
   SaveResult,
+  Message,
   SessionInfo,
   SessionPage,
   StoredSnapshot,
 } from '@agent-memory/memory';
 
-export type { SessionInfo, SessionPage, StoredSnapshot, Entry, Cursor };
+export type { SessionInfo, SessionPage, StoredSnapshot, Entry, Cursor, Message, BackendKind };
 
 /** `GET /api/sessions/:id`. */
 export interface SessionDetail extends SessionInfo {
@@ -63,3 +65,65 @@ export interface ApiErrorBody {
   /** For validation errors: the offending field, such as `messages[0].role`. */
   field?: string;
 }
+
+/** `GET /api/info`: what the dashboard's header shows about this server. */
+export interface ServerInfo {
+  backend: BackendKind;
+  compaction: {
+    mode: 'inline' | 'nats';
+    /** `COMPACT_AT_TOKENS`: the context size in tokens that triggers compaction. */
+    thresholdTokens: number;
+    /** `COMPACT_KEEP_RECENT`: messages a compaction keeps verbatim. */
+    keepRecent: number;
+    /** Which summariser compaction runs: the configured LLM, or the offline extractive one. */
+    summarizer: 'llm' | 'extractive';
+    /** `LLM_MODEL` when the summariser is the LLM, else null. */
+    model: string | null;
+  };
+}
+
+/** One message of `GET /api/sessions/:id/transcript`: a `CoveredEntry` with its token count. */
+export interface TranscriptEntry extends CoveredEntry {
+  /** Tokens of this message alone, counted as compaction counts them. */
+  tokens: number;
+}
+
+/** `GET /api/sessions/:id/transcript?after&limit`: the stored log, oldest first, with token counts. */
+export interface TranscriptPage {
+  items: TranscriptEntry[];
+  next: Cursor | null;
+}
+
+/** Where a message of the model's context comes from. */
+export type ContextSource = 'summary' | 'pinned' | 'tail';
+
+/** One message of what `retrieve()` returns now. */
+export interface ContextMessage {
+  source: ContextSource;
+  /** The stored message's cursor, for `tail` messages; null for the summary and pinned ones. */
+  cursor: Cursor | null;
+  message: Message;
+  tokens: number;
+}
+
+/** `GET /api/sessions/:id/context`: exactly the context `retrieve()` returns, with its token budget. */
+export interface SessionContext {
+  messages: ContextMessage[];
+  /** Token totals by source; `total` is what compaction compares with `compactAt`. */
+  tokens: { summary: number; pinned: number; tail: number; total: number };
+  compactAt: number;
+  snapshot: StoredSnapshot | null;
+}
+
+/** `GET /api/sessions/:id/export?format=json`: the whole session as one document. */
+export interface SessionExport {
+  /** ISO 8601 time of the export. */
+  exportedAt: string;
+  session: SessionInfo;
+  snapshot: StoredSnapshot | null;
+  /** The stored log, oldest first, covered messages included while they are kept. */
+  messages: CoveredEntry[];
+}
+
+/** `GET /api/context-tokens?ids=a,b`: each session's context tokens now; null when it does not exist. */
+export type ContextTokens = Record<string, number | null>;

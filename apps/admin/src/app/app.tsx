@@ -1,0 +1,71 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { SignIn } from '../features/auth/components/sign-in';
+import { storeToken, storedToken, takeTokenFromUrl } from '../features/auth/token-storage';
+import { AppHeader } from '../features/server/components/app-header';
+import { setTokenSource } from '../lib/api-client';
+import { useUrlState } from '../lib/url-state';
+import { createQueryClient } from './query-client';
+import { SessionPage } from './session-page';
+import { SessionsPage } from './sessions-page';
+
+const REFUSED =
+  'The server refused the admin token (wrong, or changed since you signed in). Sign in again.';
+
+function Shell({ onSignOut }: { onSignOut: () => void }) {
+  const [state, navigate] = useUrlState();
+  return (
+    <div className="app">
+      <AppHeader onHome={() => navigate({ session: null }, 'push')} onSignOut={onSignOut} />
+      <main className="app-main">
+        {state.session ? (
+          <SessionPage key={state.session} sessionId={state.session} />
+        ) : (
+          <SessionsPage />
+        )}
+      </main>
+    </div>
+  );
+}
+
+/** The dashboard: sign-in until the tab holds a token the server accepts, then the pages. */
+export function App() {
+  const [token, setToken] = useState<string | null>(() => takeTokenFromUrl() ?? storedToken());
+  const [notice, setNotice] = useState<string | null>(null);
+  const tokenRef = useRef(token);
+  tokenRef.current = token;
+  setTokenSource(() => tokenRef.current);
+
+  const signOut = useCallback((reason: string | null) => {
+    storeToken(null);
+    tokenRef.current = null;
+    setToken(null);
+    setNotice(reason);
+  }, []);
+  const client = useMemo(() => createQueryClient(() => signOut(REFUSED)), [signOut]);
+
+  if (!token) {
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(value) => {
+          storeToken(value);
+          tokenRef.current = value;
+          client.clear();
+          setNotice(null);
+          setToken(value);
+        }}
+      />
+    );
+  }
+  return (
+    <QueryClientProvider client={client}>
+      <Shell
+        onSignOut={() => {
+          client.clear();
+          signOut(null);
+        }}
+      />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,11 @@
+import { useMutation } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+
+/** `DELETE /api/sessions/:id` (204). */
+export function deleteSession(id: string): Promise<void> {
+  return apiJson<void>(`/api/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+export function useDeleteSession(id: string) {
+  return useMutation({ mutationFn: () => deleteSession(id) });
+}

@@ -1,0 +1,55 @@
+import { formatCount } from '../../../lib/number-format';
+import { useInfo } from '../api/get-info';
+import { useReadiness } from '../api/get-readiness';
+
+/** The top bar: product name (back to the list), backend, readiness, compaction settings. */
+export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut: () => void }) {
+  const info = useInfo();
+  const readiness = useReadiness();
+  const ready = readiness.data?.ready;
+  return (
+    <header className="app-header">
+      <a
+        className="brand"
+        href="/"
+        onClick={(event) => {
+          event.preventDefault();
+          onHome();
+        }}
+      >
+        agent-memory <span className="brand-sub">admin</span>
+      </a>
+      <dl className="header-facts">
+        <div>
+          <dt>Backend</dt>
+          <dd>{info.data?.backend ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd title={readiness.data?.detail ?? undefined}>
+            <span
+              className={`dot ${ready === undefined ? 'dot-unknown' : ready ? 'dot-ok' : 'dot-down'}`}
+              aria-hidden="true"
+            />
+            {ready === undefined ? 'checking' : ready ? 'ready' : 'not ready'}
+          </dd>
+        </div>
+        <div>
+          <dt>Compaction</dt>
+          <dd>
+            {info.data
+              ? `${info.data.compaction.mode} · at ${formatCount(info.data.compaction.thresholdTokens)} tokens · ${
+                  info.data.compaction.summarizer === 'llm'
+                    ? (info.data.compaction.model ?? 'LLM')
+                    : 'extractive summary'
+                }`
+              : '…'}
+          </dd>
+        </div>
+      </dl>
+      <button type="button" className="button button-ghost button-small" onClick={onSignOut}>
+        Sign out
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,44 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import type { SessionPage } from '../../../lib/api-types';
+
+/** Rows per "load more". */
+export const SESSIONS_PAGE_SIZE = 50;
+/** Largest first page (the server's limit), used to restore a shared view's position. */
+const MAX_FIRST_PAGE = 500;
+
+/** `GET /api/sessions?limit&after&search`: newest update first, keyset-paginated. */
+export function getSessions(
+  query: { search: string; after: string | null; limit: number },
+  signal?: AbortSignal,
+): Promise<SessionPage> {
+  return apiJson<SessionPage>('/api/sessions', {
+    query: { limit: query.limit, after: query.after, search: query.search || undefined },
+    signal,
+  });
+}
+
+/** The list as pages; the first page is `shown` rows long when restoring a shared position. */
+export const sessionsQueryOptions = (search: string, shown: number | null) =>
+  infiniteQueryOptions({
+    queryKey: ['sessions', { search }],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      getSessions(
+        {
+          search,
+          after: pageParam,
+          limit:
+            pageParam === null
+              ? Math.min(Math.max(shown ?? 0, SESSIONS_PAGE_SIZE), MAX_FIRST_PAGE)
+              : SESSIONS_PAGE_SIZE,
+        },
+        signal,
+      ),
+    getNextPageParam: (last) => last.next,
+    refetchOnWindowFocus: true,
+  });
+
+export function useSessions(search: string, shown: number | null) {
+  return useInfiniteQuery(sessionsQueryOptions(search, shown));
+}

@@ -1,0 +1,2 @@
+/** The admin API's JSON shapes, shared with the server (types only, erased from the bundle). */
+export type * from '../../../api/src/contract/admin-api.types';

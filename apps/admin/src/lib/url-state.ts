@@ -1,0 +1,67 @@
+import { useCallback, useSyncExternalStore } from 'react';
+
+/** The dashboard's place, kept in the address bar so a view can be shared. */
+export interface UrlState {
+  /** The open session, or null for the list. */
+  session: string | null;
+  /** The list's search. */
+  q: string;
+  /** How many list rows were shown (restored on reload). */
+  shown: number | null;
+  /** The session's tab. */
+  view: 'log' | 'model';
+}
+
+const listeners = new Set<() => void>();
+let cachedSearch: string | null = null;
+let cachedState: UrlState | null = null;
+
+/** Reads {@link UrlState} from a query string. */
+export function parseUrlState(search: string): UrlState {
+  const params = new URLSearchParams(search);
+  const shown = Number(params.get('shown'));
+  return {
+    session: params.get('session') || null,
+    q: params.get('q') ?? '',
+    shown: Number.isSafeInteger(shown) && shown > 0 ? shown : null,
+    view: params.get('view') === 'model' ? 'model' : 'log',
+  };
+}
+
+function snapshot(): UrlState {
+  if (cachedSearch !== window.location.search || !cachedState) {
+    cachedSearch = window.location.search;
+    cachedState = parseUrlState(cachedSearch);
+  }
+  return cachedState;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+}
+
+/** Writes a new state: `push` adds a history entry (opening a session), else it replaces. */
+export function navigate(patch: Partial<UrlState>, mode: 'push' | 'replace' = 'replace'): void {
+  const next = { ...snapshot(), ...patch };
+  const params = new URLSearchParams();
+  if (next.session) params.set('session', next.session);
+  if (next.q) params.set('q', next.q);
+  if (next.shown && !next.session) params.set('shown', String(next.shown));
+  if (next.session && next.view === 'model') params.set('view', 'model');
+  const search = params.toString();
+  const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
+  if (mode === 'push') window.history.pushState(null, '', url);
+  else window.history.replaceState(null, '', url);
+  for (const listener of listeners) listener();
+}
+
+/** The current {@link UrlState}, re-rendering on back/forward and on {@link navigate}. */
+export function useUrlState(): [UrlState, typeof navigate] {
+  const state = useSyncExternalStore(subscribe, snapshot);
+  return [state, useCallback(navigate, [])];
+}

@@ -1,0 +1,35 @@
+import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import type { ApiConfig } from '../config/api-config';
+import { API_CONFIG } from '../config/api-config.module';
+import { ApiErrorDto } from '../sessions/session.dto';
+import type { ServerInfo } from '../contract/admin-api.types';
+
+/** `GET /api/info`: the backend and compaction settings the dashboard's header shows. */
+@ApiTags('info')
+@ApiBearerAuth()
+@ApiUnauthorizedResponse({ type: ApiErrorDto, description: 'missing or wrong bearer token' })
+@UseGuards(AdminTokenGuard)
+@Controller('api/info')
+export class ServerInfoController {
+  constructor(@Inject(API_CONFIG) private readonly config: ApiConfig) {}
+
+  @Get()
+  @ApiOkResponse({
+    description:
+      '`{ backend, compaction: { mode, thresholdTokens, keepRecent, summarizer, model } }`',
+  })
+  info(): ServerInfo {
+    return {
+      backend: this.config.backend,
+      compaction: {
+        mode: this.config.compactionMode,
+        thresholdTokens: this.config.compactAtTokens,
+        keepRecent: this.config.compactKeepRecent,
+        summarizer: this.config.llm ? 'llm' : 'extractive',
+        model: this.config.llm?.model ?? null,
+      },
+    };
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The dashboard's files at `/` next to the API: client-side paths get `index.html`, hashed assets
+ * are cached for a year, and API errors stay API errors (a malformed JSON body is a 400, not a 404).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer, type TestServer } from './support/api-test-server';
+
+describe('dashboard files served by the admin server', () => {
+  let dist: string;
+  let api: TestServer;
+
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'agent-memory-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>dashboard</title>');
+    writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    api = await startTestServer({ MEMORY_BACKEND: 'simple' }, { adminDistDir: dist });
+  });
+
+  afterAll(async () => {
+    await api?.dispose();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves index.html at / and for client-side paths, revalidated on each load', async () => {
+    for (const path of ['/', '/?session=abc', '/some/client/path']) {
+      const response = await api.request(path, { token: null });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('<title>dashboard</title>');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('caches hashed assets for a year', async () => {
+    const response = await api.request('/assets/index-abc123.js', { token: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('leaves /api and /health to the server: unknown routes 404 as JSON, bad bodies 400', async () => {
+    const unknown = await api.request('/api/not-a-route');
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).statusCode).toBe(404);
+    const badJson = await api.request('/api/sessions/s1/messages', {
+      method: 'POST',
+      body: '{"messages": [',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(badJson.status).toBe(400);
+    expect(await badJson.json()).toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await api.request('/health/live', { token: null })).status).toBe(200);
+  });
+});

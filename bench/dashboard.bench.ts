@@ -1,0 +1,234 @@
+/**
+ * The dashboard in chromium against the real admin server on PostgreSQL: first load of the
+ * sessions list over 100k sessions, opening a 10k-message session, and scrolling it from its
+ * start through its first 2,000 messages. Time to first rows is read in the page:
+ * `performance.now()` (from navigation start, the bundle included) when a MutationObserver first
+ * sees a row. Every `/api` request is counted. Side by side: the bare API call behind each view
+ * (`fetch` from Node, no browser). Everything lives in a schema of its own.
+ */
+import { Pool } from 'pg';
+import type { Page } from 'playwright-core';
+import { assistantMessage, userMessage, type Message } from '@agent-memory/memory';
+import { postgresBackend } from '@agent-memory/memory/postgres';
+import { launchChromium } from '../test/admin/chromium';
+import { startDashboardServer } from '../test/admin/dashboard-server';
+import { measure, type BenchResult, type BenchSuite } from './harness';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SESSIONS = Number(process.env.BENCH_DASHBOARD_SESSIONS ?? 100_000);
+const BIG_SESSION_MESSAGES = 10_000;
+const BIG = 'bench-big-session';
+/** Page loads per case; the median counts. */
+const LOADS = 5;
+/** The target for the list and a session's first page. */
+const TARGET_MS = 300;
+/** How far the scroll case pages in (BENCH_DASHBOARD_SCROLL overrides). */
+const SCROLL_MESSAGES = Number(process.env.BENCH_DASHBOARD_SCROLL ?? 2_000);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** One page load: in-page times from navigation start, and the API requests it made. */
+interface Load {
+  /** To the first row on screen. */
+  ms: number;
+  /** To the first `/api` request leaving the page (the bundle loaded, parsed and mounted). */
+  firstApiMs: number;
+  requests: number;
+}
+
+/** Loads `url` in `page` and measures it (see {@link Load}). */
+async function firstRows(page: Page, url: string, selector: string): Promise<Load> {
+  let requests = 0;
+  const count = (request: { url(): string }) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) requests += 1;
+  };
+  page.on('request', count);
+  await page.goto(url);
+  await page.waitForSelector(selector);
+  const [ms, firstApiMs] = await page.evaluate(() => [
+    (window as unknown as { __firstRowMs: number }).__firstRowMs,
+    Math.min(
+      ...performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/api/'))
+        .map((entry) => entry.startTime),
+    ),
+  ]);
+  // The views poll (the open session every 2 s): count what the first second asks for.
+  await page.waitForTimeout(1000);
+  page.off('request', count);
+  return { ms: ms!, firstApiMs: firstApiMs!, requests };
+}
+
+export const suite: BenchSuite = {
+  name: 'Dashboard (chromium, PostgreSQL)',
+  async run() {
+    const schema = `bench_dash_${process.pid}_${Date.now().toString(36)}`;
+    const table = `${schema}.conversation_memory`;
+    const pool = new Pool({ connectionString: DATABASE_URL, max: 4 });
+    const backend = await postgresBackend({ url: DATABASE_URL, table });
+    const results: BenchResult[] = [];
+    const notes: string[] = [];
+    const server = { current: null as Awaited<ReturnType<typeof startDashboardServer>> | null };
+    const browser = await launchChromium();
+    try {
+      // 100k small sessions in bulk SQL (two messages each), then one long session through the store.
+      await pool.query(
+        `INSERT INTO "${schema}".conversation_memory_sessions (session_id, saved, stored, updated_at, meta)
+         SELECT 'sess-' || lpad(i::text, 6, '0'), 2, 2, now() - make_interval(secs => i),
+                jsonb_build_object('title', 'Agent run ' || i)
+         FROM generate_series(1, $1) AS i`,
+        [SESSIONS],
+      );
+      await pool.query(
+        `INSERT INTO "${schema}".conversation_memory (session_id, message)
+         SELECT 'sess-' || lpad(i::text, 6, '0'), m.message
+         FROM generate_series(1, $1) AS i,
+              (VALUES ('{"role":"user","parts":[{"type":"text","text":"deploy the service"}]}'::jsonb),
+                      ('{"role":"assistant","parts":[{"type":"text","text":"deployed"}]}'::jsonb)) AS m(message)`,
+        [SESSIONS],
+      );
+      const store = await backend.open(BIG);
+      for (let start = 0; start < BIG_SESSION_MESSAGES; start += 500) {
+        const batch: Message[] = Array.from({ length: 500 }, (_, k) =>
+          (start + k) % 2 === 0
+            ? userMessage(`question ${start + k}: what does the deploy script do on failure?`)
+            : assistantMessage(`answer ${start + k}: it rolls back and pages the on-call.`),
+        );
+        await store.save(batch);
+      }
+      await store.setMeta('title', 'A 10k-message session');
+      await pool.query('ANALYZE');
+      console.error('dashboard bench: data seeded');
+
+      server.current = await startDashboardServer({
+        MEMORY_BACKEND: 'postgres',
+        DATABASE_URL,
+        MEMORY_PG_TABLE: table,
+        COMPACT_AT_TOKENS: '10000000',
+      });
+      const api = server.current;
+      const open = async () => {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+        await context.addInitScript(
+          (token) => window.sessionStorage.setItem('agent-memory.admin-token', token),
+          api.token,
+        );
+        // Notes the moment the first row is in the DOM, in the page itself (no polling delay).
+        await context.addInitScript(() => {
+          const selectors = '.sessions-table tbody tr, article[data-cursor]';
+          const observer = new MutationObserver(() => {
+            if (document.querySelector(selectors)) {
+              (window as unknown as { __firstRowMs: number }).__firstRowMs = performance.now();
+              observer.disconnect();
+            }
+          });
+          observer.observe(document, { childList: true, subtree: true });
+        });
+        return context.newPage();
+      };
+      const fresh = async (url: string, selector: string) => {
+        const page = await open();
+        try {
+          return await firstRows(page, url, selector);
+        } finally {
+          await page.context().close();
+        }
+      };
+      // Warm the server (first compile of each route, prepared statements) once.
+      await fresh(`${api.url}/`, '.sessions-table tbody tr');
+      await fresh(`${api.url}/?session=${BIG}`, 'article[data-cursor]');
+
+      const cases = [
+        {
+          name: `sessions list, first load (${SESSIONS.toLocaleString('en')} sessions)`,
+          url: `${api.url}/`,
+          selector: '.sessions-table tbody tr',
+          bare: '/api/sessions?limit=50',
+        },
+        {
+          name: `open a ${BIG_SESSION_MESSAGES.toLocaleString('en')}-message session`,
+          url: `${api.url}/?session=${BIG}`,
+          selector: 'article[data-cursor]',
+          bare: `/api/sessions/${BIG}/transcript?limit=100`,
+        },
+      ];
+      for (const c of cases) {
+        const cold: Load[] = [];
+        for (let i = 0; i < LOADS; i += 1) cold.push(await fresh(c.url, c.selector));
+        // A returning operator: same browser profile, the bundle in the HTTP cache.
+        const warmPage = await open();
+        await firstRows(warmPage, c.url, c.selector);
+        const warm: Load[] = [];
+        for (let i = 0; i < LOADS; i += 1) warm.push(await firstRows(warmPage, c.url, c.selector));
+        await warmPage.context().close();
+        for (const [label, runs] of [
+          ['new browser profile', cold],
+          ['bundle cached', warm],
+        ] as const) {
+          const ms = median(runs.map((run) => run.ms));
+          const apiMs = median(runs.map((run) => run.firstApiMs));
+          results.push({
+            case: `${c.name}: first rows, ${label}`,
+            subject: 'dashboard in chromium',
+            opsPerSec: 1000 / ms,
+            meanMs: ms,
+          });
+          notes.push(
+            `${c.name}, ${label}: ${ms.toFixed(0)} ms to first rows from navigation start (median of ${LOADS}; the first API request left at ${apiMs.toFixed(0)} ms, so ${(ms - apiMs).toFixed(0)} ms from the first request to rows), ${median(runs.map((run) => run.requests))} API requests in the first second; target < ${TARGET_MS} ms: ${ms < TARGET_MS ? 'met' : 'NOT met'}`,
+          );
+        }
+        results.push(
+          await measure(
+            `${c.name}: its API call`,
+            'bare fetch',
+            async () => {
+              const response = await api.request(c.bare);
+              await response.arrayBuffer();
+            },
+            { timeMs: 500 },
+          ),
+        );
+      }
+
+      console.error('dashboard bench: first loads measured; scrolling');
+      // Scroll the long session from its start, page by page, as far as SCROLL_MESSAGES.
+      const page = await open();
+      let requests = 0;
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.includes('/transcript')) requests += 1;
+      });
+      await page.goto(`${api.url}/?session=${BIG}`);
+      await page.waitForSelector('article[data-cursor]');
+      const started = Date.now();
+      const rendered = () =>
+        page.evaluate(() => document.querySelectorAll('article[data-cursor]').length);
+      while ((await rendered()) < SCROLL_MESSAGES) {
+        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await page.waitForTimeout(16);
+      }
+      const scrollMs = Date.now() - started;
+      const shown = await rendered();
+      await page.context().close();
+      results.push({
+        case: `scroll a ${BIG_SESSION_MESSAGES.toLocaleString('en')}-message session through its first ${SCROLL_MESSAGES.toLocaleString('en')}`,
+        subject: 'dashboard in chromium',
+        opsPerSec: 1000 / scrollMs,
+        meanMs: scrollMs,
+      });
+      notes.push(
+        `scrolling: ${requests} transcript requests (${Math.round(shown / requests)} messages each) for ${shown.toLocaleString('en')} messages on the page, ${scrollMs} ms (${(scrollMs / requests).toFixed(0)} ms a page; every loaded message stays in the DOM, so each page costs more than the last)`,
+      );
+    } finally {
+      await browser.close();
+      await server.current?.stop();
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+      await pool.end();
+      await backend.close();
+    }
+    return { results, notes };
+  },
+};

@@ -1,0 +1,215 @@
+/**
+ * The dashboard in a real browser: Debian's chromium (installed with apt when missing) driven by
+ * playwright-core, against the real admin server (`scripts/start.mjs`, which builds the dashboard
+ * when stale) on a random port with a seeded JSON-file store. Screenshots of the list and the
+ * session view go to DASHBOARD_SCREENSHOTS_DIR (default: a temp folder, printed).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { SessionDetail, SessionExport } from '../../apps/api/src/contract/admin-api.types';
+import { launchChromium } from './chromium';
+import {
+  SUPPORT_SESSION,
+  SUPPORT_TITLE,
+  compactNow,
+  seedDashboard,
+  supportConversation,
+} from './dashboard-seed';
+import { startDashboardServer, type DashboardServer } from './dashboard-server';
+
+jest.setTimeout(240_000);
+
+describe('admin dashboard in chromium', () => {
+  let dataDir: string;
+  let shotsDir: string;
+  let server: DashboardServer;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'agent-memory-dashboard-'));
+    shotsDir = process.env.DASHBOARD_SCREENSHOTS_DIR ?? join(dataDir, 'screenshots');
+    mkdirSync(shotsDir, { recursive: true });
+    server = await startDashboardServer({
+      MEMORY_BACKEND: 'jsonfile',
+      MEMORY_DIR: join(dataDir, 'sessions'),
+      COMPACT_AT_TOKENS: '4000',
+      COMPACT_KEEP_RECENT: '6',
+    });
+    await seedDashboard(server);
+    const first = await compactNow(server, SUPPORT_SESSION, { force: true });
+    expect(first.state).toBe('done');
+    // Three more turns after the snapshot, for the compaction run from the browser.
+    const more = supportConversation(3).slice(1);
+    expect(
+      (
+        await server.request(`/api/sessions/${SUPPORT_SESSION}/messages`, {
+          method: 'POST',
+          json: { messages: more },
+        })
+      ).status,
+    ).toBe(201);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    console.log(`dashboard screenshots: ${shotsDir}`);
+    if (!process.env.DASHBOARD_SCREENSHOTS_DIR) {
+      // keep the screenshots; drop the store
+      rmSync(join(dataDir, 'sessions'), { recursive: true, force: true });
+    }
+  });
+
+  const detail = async (id: string): Promise<SessionDetail> =>
+    (await (await server.request(`/api/sessions/${id}`)).json()) as SessionDetail;
+
+  it('signs in through the printed URL and drops the token from the address bar', async () => {
+    await page.goto(server.dashboardUrl);
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    expect(new URL(page.url()).searchParams.has('token')).toBe(false);
+    await page.getByText(SUPPORT_TITLE).waitFor();
+    // Header: backend, readiness, compaction settings.
+    const header = page.locator('header.app-header');
+    await header.getByText('ready', { exact: true }).waitFor();
+    expect(await header.textContent()).toMatch(/jsonfile.*ready.*inline · at 4,000 tokens/);
+    // HTML in stored content is text, never markup.
+    expect(await page.title()).toBe('agent-memory admin');
+    await page.waitForFunction(
+      () =>
+        !document.querySelector('.sessions-table td .muted:only-child')?.textContent?.includes('…'),
+    );
+    await page.screenshot({ path: join(shotsDir, 'dashboard-sessions-list.png') });
+  });
+
+  it('searches by title with the search kept in the URL', async () => {
+    await page.getByPlaceholder('Search by id or title').fill('refund');
+    await page.waitForURL(/[?&]q=refund/);
+    await page.waitForFunction(
+      () => document.querySelectorAll('.sessions-table tbody tr').length === 1,
+    );
+    expect(await page.locator('.sessions-table tbody tr').textContent()).toContain(SUPPORT_SESSION);
+  });
+
+  it('opens the session and shows the snapshot boundary with the summary card', async () => {
+    const before = await detail(SUPPORT_SESSION);
+    await page.getByRole('link', { name: SUPPORT_TITLE }).click();
+    await page.waitForURL(new RegExp(`session=${SUPPORT_SESSION}`));
+    // The "summarised to" part waits for the context's token totals.
+    const boundary = page
+      .getByRole('region', { name: 'Snapshot boundary' })
+      .filter({ hasText: /summarised to/ });
+    await boundary.waitFor();
+    expect(await boundary.textContent()).toMatch(
+      /Messages 1–\d+ covered: [\d,]+ tokens summarised to [\d,]+/,
+    );
+    expect(await boundary.textContent()).toContain(`covers up to #${before.snapshot!.upTo}`);
+    expect(await boundary.textContent()).toContain(before.snapshot!.summary.split('\n')[0]!);
+    await boundary.getByText('pinned', { exact: true }).first().waitFor();
+    // Tool errors are marked in the log.
+    await page.getByText('error', { exact: true }).first().waitFor();
+    await boundary.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -260));
+    await page.screenshot({ path: join(shotsDir, 'dashboard-session-view.png') });
+  });
+
+  it('shows what the model will see next turn', async () => {
+    await page.getByRole('tab', { name: 'Model view' }).click();
+    await page.waitForURL(/view=model/);
+    await page.getByText(/What the model receives on its next turn: \d+ messages/).waitFor();
+    const badges = await page
+      .locator('.model-view article .message-head [class*="badge-source-"]')
+      .allTextContents();
+    expect(badges[0]).toBe('summary');
+    expect(badges[1]).toBe('pinned');
+    expect(badges.slice(2).every((badge) => badge === 'recent')).toBe(true);
+    await page.screenshot({ path: join(shotsDir, 'dashboard-model-view.png') });
+    await page.getByRole('tab', { name: 'Stored log' }).click();
+  });
+
+  it('runs a forced compaction and shows its result', async () => {
+    const before = await detail(SUPPORT_SESSION);
+    await page.getByLabel(/Force/).check();
+    await page.getByRole('button', { name: 'Compact now' }).click();
+    const status = page.locator('.job-done');
+    await status.waitFor();
+    const after = await detail(SUPPORT_SESSION);
+    expect(after.snapshot!.upTo).toBeGreaterThan(before.snapshot!.upTo);
+    const text = await status.textContent();
+    expect(text).toContain('Compacted');
+    expect(text).toContain(`messages up to #${after.snapshot!.upTo} (the new boundary)`);
+    expect(text).toMatch(/[\d,]+ → [\d,]+ tokens/);
+    expect(text).toContain('extractive (offline)');
+    // The log redraws with the new boundary.
+    await page
+      .getByRole('region', { name: 'Snapshot boundary' })
+      .getByText(`covers up to #${after.snapshot!.upTo}`)
+      .waitFor();
+  });
+
+  it('shows a message written meanwhile through the API as the "new messages" pill', async () => {
+    const saved = await server.request(`/api/sessions/${SUPPORT_SESSION}/messages`, {
+      method: 'POST',
+      json: {
+        messages: [
+          { role: 'user', parts: [{ type: 'text', text: 'Written from outside the dashboard' }] },
+        ],
+      },
+    });
+    expect(saved.status).toBe(201);
+    const pill = page.getByRole('button', { name: /1 new message/ });
+    await pill.waitFor();
+    expect(await page.getByText('Written from outside the dashboard').count()).toBe(0);
+    await pill.click();
+    await page.getByText('Written from outside the dashboard').waitFor();
+  });
+
+  it('exports the session as JSON', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export JSON' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${SUPPORT_SESSION}.json`);
+    const doc = JSON.parse(readFileSync((await download.path())!, 'utf8')) as SessionExport;
+    const now = await detail(SUPPORT_SESSION);
+    expect(doc.session.id).toBe(SUPPORT_SESSION);
+    expect(doc.messages).toHaveLength(now.stored);
+    expect(doc.snapshot?.upTo).toBe(now.snapshot!.upTo);
+  });
+
+  it('deletes the session after the id is typed', async () => {
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    const confirm = page.getByRole('button', { name: 'Delete session' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByLabel(/to confirm/).fill(SUPPORT_SESSION);
+    await confirm.click();
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    expect((await server.request(`/api/sessions/${SUPPORT_SESSION}`)).status).toBe(404);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('brings the sign-in back with a clear message for a wrong token', async () => {
+    const other = await browser.newPage();
+    try {
+      await other.goto(`${server.url}/?token=not-the-token`);
+      const alert = other.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('The server refused the admin token');
+      expect(new URL(other.url()).searchParams.has('token')).toBe(false);
+      await other.getByLabel('Admin token').fill(server.token);
+      await other.getByRole('button', { name: 'Sign in' }).click();
+      await other.getByRole('heading', { name: 'Sessions' }).waitFor();
+    } finally {
+      await other.close();
+    }
+  });
+});
