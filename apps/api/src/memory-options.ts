@@ -13,7 +13,9 @@ import { MemoryMetrics } from './metrics/memory-metrics';
  */
 export function apiMemoryOptions(config: ApiConfig, metrics: MemoryMetrics): MemoryModuleOptions {
   const options = memoryModuleOptionsFromConfig(config);
-  const opened = Promise.resolve(options.backend);
+  const given = options.backend;
+  // A backend factory is called here, inside the module's async options factory (start-up).
+  const opened = Promise.resolve(typeof given === 'function' ? given() : given);
   const backend = opened.then((raw) => instrumentBackend(raw, { observer: metrics }));
   const store = opened.then((raw) => compactionJobStoreFor(raw, config));
   // When the backend fails to open, the module reports that; this copy of the failure is handled.

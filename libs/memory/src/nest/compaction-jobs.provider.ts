@@ -17,7 +17,10 @@ export async function createSharedCompactionJobs(
 ): Promise<SharedCompactionJobs> {
   const jobs = options.compaction?.jobs ?? {};
   const store = await jobs.store;
-  if (store !== undefined && (typeof store?.put !== 'function' || typeof store.get !== 'function')) {
+  if (
+    store !== undefined &&
+    (typeof store?.put !== 'function' || typeof store.get !== 'function')
+  ) {
     throw new TypeError('compaction.jobs.store must be a CompactionJobStore (put and get)');
   }
   return new SharedCompactionJobs({ ...jobs, store });

@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 import {
   createMemoryMigrations,
   MemoryMigrationDataSource,
-  MEMORY_MIGRATION_NAMES,
   memoryMigrationsApplied,
   PostgresMemory,
   postgresBackend,
