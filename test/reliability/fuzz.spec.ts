@@ -107,9 +107,15 @@ describe('fuzzing', () => {
 
   it('the list token codec round-trips its tokens and rejects anything else with a typed error', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string(), (updatedAt, id) => {
-        expect(decodeListToken(encodeListToken({ updatedAt, id }))).toEqual({ updatedAt, id });
-      }),
+      // What list hands out: an exact ISO time and a valid session id (the decoder checks both).
+      fc.property(
+        fc.date({ min: new Date(0), max: new Date('9999-12-31'), noInvalidDate: true }),
+        fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_=-]{0,40}(\.[A-Za-z0-9_=-]{1,20}){0,3}$/),
+        (date, id) => {
+          const updatedAt = date.toISOString();
+          expect(decodeListToken(encodeListToken({ updatedAt, id }))).toEqual({ updatedAt, id });
+        },
+      ),
       { numRuns: FUZZ_RUNS },
     );
     fc.assert(

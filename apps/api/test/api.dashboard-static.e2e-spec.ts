@@ -49,7 +49,7 @@ describe('dashboard files served by the admin server', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(badJson.status).toBe(400);
-    expect(await badJson.json()).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await badJson.json()).toMatchObject({ code: 'INVALID_BODY' });
     expect((await api.request('/health/live', { token: null })).status).toBe(200);
   });
 });

@@ -30,7 +30,7 @@ export async function compactionJobStoreFor(
     }
     case 'jsonfile': {
       const { JsonFileCompactionJobStore, JSON_FILE_JOBS_FOLDER } =
-        await import('@agent-memory/memory/jsonfile');
+        await import('@agent-memory/memory');
       return new JsonFileCompactionJobStore({
         dir: join(config.memoryDir, JSON_FILE_JOBS_FOLDER),
         ttlMs: config.compactionJobTtlMs,

@@ -16,7 +16,23 @@ let backend: NatsBackend;
 
 beforeAll(async () => {
   cluster = await startThrowawayNatsCluster({ nodes: 3 });
-  backend = await natsBackend({ servers: cluster.urls, bucket: 'cluster_sessions', replicas: 3 });
+  // The servers answer before the cluster has elected its meta leader and seen every peer; until
+  // then a replicated bucket cannot be placed ("no suitable peers for placement").
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      backend = await natsBackend({
+        servers: cluster.urls,
+        bucket: 'cluster_sessions',
+        replicas: 3,
+      });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline || !/suitable peers|no leader|unavailable/i.test(String(error)))
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }, 60_000);
 afterAll(async () => {
   await backend?.close();

@@ -114,6 +114,9 @@ export async function pgRequest<T>(
   } catch (error) {
     if (error instanceof MemoryError || error instanceof RangeError) throw error;
     if (isPostgresUnavailable(error)) throw new PostgresRequestError(operation, session, error);
+    // Only the driver's own errors (they carry a SQLSTATE) are hidden behind a query error; any
+    // other error, such as the reason of a caller's abort signal, is passed on as it is.
+    if (errorCode(error) === undefined) throw error;
     throw new PostgresQueryError(operation, session, error);
   }
 }
