@@ -269,6 +269,32 @@ describe('NatsMemory', () => {
     );
   });
 
+  it('gives each caller of a combined write its own SaveResult, and replays a key seen earlier in the same batch', async () => {
+    const id = newId();
+    const memory = await NatsMemory.open(kv, id);
+    await memory.save([userMessage('start')]);
+    const before = (await kv.get(id))!.revision;
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, (_, c) =>
+        memory.save([userMessage(`c${c}-q`), assistantMessage(`c${c}-a`)], {
+          idempotencyKey: `turn-${c}`,
+        }),
+      ),
+      memory.save([userMessage('c1-q'), assistantMessage('c1-a')], { idempotencyKey: 'turn-1' }),
+    ]);
+    expect((await kv.get(id))!.revision - before).toBeLessThanOrEqual(2);
+    expect(results.slice(0, 6)).toEqual(
+      Array.from({ length: 6 }, (_, c) => ({ first: 2 + 2 * c, last: 3 + 2 * c, replayed: false })),
+    );
+    expect(results[6]).toEqual({ first: 4, last: 5, replayed: true });
+    const entries = (await memory.loadSnapshot()).tail;
+    for (const [c, r] of results.slice(0, 6).entries()) {
+      const own = entries.filter((e) => e.cursor >= r.first! && e.cursor <= r.last!);
+      expect(texts(own.map((e) => e.message))).toEqual([`c${c}-q`, `c${c}-a`]);
+    }
+    expect(Array.isArray(await storedJson(id))).toBe(false);
+  });
+
   it("answers each caller of a combined write with its own outcome: one caller's conflict or oversized batch fails alone", async () => {
     const id = newId();
     const memory = await NatsMemory.open(kv, id, { maxPayload: 4096 });
