@@ -144,7 +144,7 @@ describe('docker/', () => {
       const example = manifests(join(DOCKER_DIR, 'k8s', 'examples')).find(
         (m) => m.kind === 'Secret',
       )!;
-      expect(() => parseApiConfig({ ...example.stringData })).toThrow(/published example value/);
+      expect(() => parseApiConfig({ ...example.stringData })).toThrow(/example value/);
     });
 
     it('lists every manifest in the kustomization, and sets every image through it', () => {

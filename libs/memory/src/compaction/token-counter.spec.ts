@@ -106,7 +106,9 @@ describe('TokenCounter on long and pathological text', () => {
   it('counts ordinary text exactly as a whole-text count does', () => {
     const counter = new TokenCounter();
     const ordinary = [
-      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+      // Markdown table rules are runs of '-' longer than 128 characters: the documented margin
+      // case, tested below, so they are left out of the exact comparison.
+      readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/^\|[-| :]+\|$/gm, ''),
       readFileSync(join(ROOT, 'libs/memory/src/postgres/postgres.store.ts'), 'utf8'),
       JSON.stringify(
         Array.from({ length: 200 }, (_, i) => ({ id: i, city: 'Paris', note: `note ${i}` })),
