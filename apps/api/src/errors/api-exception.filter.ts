@@ -37,6 +37,10 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   DIMENSION_MISMATCH: 500,
   EMBEDDING_FAILED: 503,
   VECTOR_EXTENSION_MISSING: 503,
+  LLM_REQUEST_FAILED: 502,
+  HEALTH_TIMEOUT: 503,
+  COMPACTION_SHUTDOWN: 503,
+  COMPACTION_UNANSWERED: 503,
 };
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */

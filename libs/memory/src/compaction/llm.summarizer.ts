@@ -1,6 +1,8 @@
+import { DEFAULT_SUMMARY_MAX_TOKENS } from '../core/defaults';
 import type { CallOptions } from '../core/memory.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import { systemMessage, textContent, userMessage } from '../core/message';
+import { LlmRequestError } from './llm-request.error';
 import type { Summarizer, SummaryInput } from './summarizer.interface';
 import { renderTranscript } from './transcript';
 
@@ -14,7 +16,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 export interface LlmSummarizerOptions {
-  /** Upper bound for the summary's length, in tokens. Default 2000. */
+  /** Upper bound for the summary's length, in tokens. Default {@link DEFAULT_SUMMARY_MAX_TOKENS}. */
   maxTokens?: number;
 }
 
@@ -34,11 +36,11 @@ export class LlmSummarizer implements Summarizer {
       [systemMessage(INSTRUCTIONS), userMessage(request)],
       {
         signal: opts?.signal,
-        maxTokens: this.options.maxTokens ?? 2000,
+        maxTokens: this.options.maxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS,
       },
     );
     const summary = textContent(message).trim();
-    if (!summary) throw new Error('the LLM answered with an empty summary');
+    if (!summary) throw new LlmRequestError('the LLM answered with an empty summary');
     return summary;
   }
 }

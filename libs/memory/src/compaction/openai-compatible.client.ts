@@ -1,3 +1,4 @@
+import { DEFAULT_LLM_TIMEOUT_MS } from '../core/defaults';
 import { InvalidMessageError } from '../core/errors';
 import type { LlmClient, LlmUsage } from '../core/llm-client.interface';
 import type { CallOptions } from '../core/memory.interface';
@@ -27,7 +28,6 @@ interface WireMessage {
   tool_call_id?: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
 /** How much of a non-JSON error body goes into the error message. */
 const MAX_BODY_EXCERPT_CHARS = 500;
 
@@ -68,7 +68,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     if (typeof options.apiKey !== 'string') {
       throw new TypeError('OpenAiCompatibleClient: apiKey must be a string (empty for no key)');
     }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw new TypeError(
         `OpenAiCompatibleClient: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`,

@@ -13,9 +13,10 @@ import { coverCount } from './compaction-cut';
 import { LlmSummarizer } from './llm.summarizer';
 import type { Summarizer } from './summarizer.interface';
 import { TokenCounter } from './token-counter';
+import { DEFAULT_COMPACTION_KEEP_RECENT } from '../core/defaults';
 
 export interface SummaryCompactorOptions {
-  /** Messages after the cut that stay as they are. Default 20. */
+  /** Messages after the cut that stay as they are. Default {@link DEFAULT_COMPACTION_KEEP_RECENT}. */
   keepRecent?: number;
   /** Default: an o200k_base {@link TokenCounter}. */
   counter?: TokenCounter;
@@ -46,8 +47,6 @@ export interface CompactionResult {
   snapshot?: Snapshot | StoredSnapshot;
 }
 
-export const DEFAULT_KEEP_RECENT = 20;
-
 /**
  * Compacts a session by tokens: summarises the messages after the previous snapshot up to a cut
  * that keeps the last `keepRecent`, updating the previous summary (covered messages are never
@@ -60,7 +59,7 @@ export class SummaryCompactor {
   private readonly counter: TokenCounter;
 
   constructor(llmOrSummarizer: LlmClient | Summarizer, opts: SummaryCompactorOptions = {}) {
-    this.keepRecent = opts.keepRecent ?? DEFAULT_KEEP_RECENT;
+    this.keepRecent = opts.keepRecent ?? DEFAULT_COMPACTION_KEEP_RECENT;
     if (!Number.isSafeInteger(this.keepRecent) || this.keepRecent < 0) {
       throw new RangeError(
         `keepRecent must be a whole number of at least 0, got ${opts.keepRecent}`,

@@ -50,5 +50,5 @@ export interface MemoryBackend {
   close(): Promise<void>;
 }
 
-export const DEFAULT_LIST_LIMIT = 50;
+/** The largest page `MemoryBackend.list` returns. */
 export const MAX_LIST_LIMIT = 500;

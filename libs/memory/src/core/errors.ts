@@ -1,6 +1,15 @@
 /**
- * Every error the library raises on purpose extends {@link MemoryError} and carries a stable
- * `code`, so callers (and the admin API) can branch on it without matching message text.
+ * The errors the library raises on purpose extend {@link MemoryError} and carry a stable `code`,
+ * so callers (and the admin API) can branch on it without matching message text. The ones that
+ * do not, and why:
+ * - `TypeError` / `RangeError` from option checks (`MemoryModule.forRoot`, the backend factories,
+ *   constructors): a programming mistake found at start-up, named in the message, not a condition
+ *   to branch on.
+ * - `CompactionWorkerError`: it carries a worker's error across NATS, and its `code` is the
+ *   worker-side code (any {@link MemoryErrorCode}, or none), so it cannot have one of its own.
+ * - A caller's abort rejects with the signal's reason, whatever the caller made it.
+ * - Plain `Error`s while decoding stored data never leave the library: the stores wrap them in
+ *   {@link CorruptSessionError} (their text becomes its detail).
  */
 export type MemoryErrorCode =
   | 'SNAPSHOT_CONFLICT'
@@ -19,8 +28,13 @@ export type MemoryErrorCode =
   | 'BACKEND_ERROR'
   | 'DIMENSION_MISMATCH'
   | 'EMBEDDING_FAILED'
-  | 'VECTOR_EXTENSION_MISSING';
+  | 'VECTOR_EXTENSION_MISSING'
+  | 'LLM_REQUEST_FAILED'
+  | 'HEALTH_TIMEOUT'
+  | 'COMPACTION_SHUTDOWN'
+  | 'COMPACTION_UNANSWERED';
 
+/** The base of the library's errors: `code` says which one, the message says what and why. */
 export abstract class MemoryError extends Error {
   abstract readonly code: MemoryErrorCode;
 
@@ -237,6 +251,14 @@ export class BackendError extends MemoryError {
     const code = serverCode ? ` with error code ${serverCode}` : '';
     super(`${store} refused the request${code}: ${what} (details in the server log)`, { cause });
   }
+}
+
+/**
+ * Compaction is shutting down: a new job was refused, a queued job was cancelled before it ran,
+ * or a running one was aborted once the shutdown grace was over.
+ */
+export class CompactionShutdownError extends MemoryError {
+  readonly code = 'COMPACTION_SHUTDOWN';
 }
 
 function describeCause(cause: unknown): string {

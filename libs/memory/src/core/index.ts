@@ -1,3 +1,4 @@
+export * from './defaults';
 export * from './errors';
 export * from './message';
 export { decodeMessage, decodeMessages, validateMessage, validateMessages } from './message.codec';

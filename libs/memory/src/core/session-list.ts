@@ -1,5 +1,5 @@
+import { DEFAULT_LIST_LIMIT } from './defaults';
 import {
-  DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,
   type ListSessionsQuery,
   type SessionInfo,

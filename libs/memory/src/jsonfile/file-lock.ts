@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ConcurrentUpdateError } from '../core/errors';
 
 /**
@@ -66,9 +67,7 @@ async function acquire(session: string, lockPath: string, owner: string): Promis
       MAX_RETRY_DELAY_MS,
       FIRST_RETRY_DELAY_MS * 2 ** Math.min(attempts, 10),
     );
-    await new Promise((resolve) =>
-      setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)),
-    );
+    await delay(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 }
 

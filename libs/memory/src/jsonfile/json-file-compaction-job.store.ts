@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type {
   CompactionJobStore,
   StoredCompactionJob,
-} from '../nest/compaction-job-store.interface';
+} from '../compaction/compaction-job-store.interface';
 import { writeFileAtomic } from './atomic-write';
 
 /** How often, at most, a write also deletes the expired job files (ms). */

@@ -21,13 +21,12 @@ import {
   type FileIdentity,
   type SessionState,
 } from './session-state';
+import {
+  DEFAULT_CACHED_SESSIONS,
+  DEFAULT_MAX_SESSION_BYTES,
+  DEFAULT_PLAIN_MAX_BYTES,
+} from '../core/defaults';
 
-/** Default for {@link SessionFilesOptions.plainMaxBytes}. */
-export const DEFAULT_PLAIN_MAX_BYTES = 16 * 1024;
-/** Default for {@link SessionFilesOptions.maxSessionBytes}: 256 MiB. */
-export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
-/** Default for {@link SessionFilesOptions.cachedSessions}. */
-export const DEFAULT_CACHED_SESSIONS = 256;
 /** Messages per line when a whole log is rewritten (migration, prune). */
 const REWRITE_LINE_MESSAGES = 512;
 

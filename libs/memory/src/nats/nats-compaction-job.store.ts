@@ -1,8 +1,9 @@
+import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
 import type { KV, NatsConnection } from 'nats';
 import type {
   CompactionJobStore,
   StoredCompactionJob,
-} from '../nest/compaction-job-store.interface';
+} from '../compaction/compaction-job-store.interface';
 import { natsRequest } from './nats-request.error';
 
 /** Options of {@link natsCompactionJobStore}. */
@@ -13,7 +14,7 @@ export interface NatsCompactionJobStoreOptions {
   bucket: string;
   /** The bucket's max age: a job is deleted this long after its last change (ms). */
   ttlMs: number;
-  /** Wait for one KV request (ms). Default 5000. */
+  /** Wait for one KV request (ms). Default {@link DEFAULT_NATS_TIMEOUT_MS}. */
   timeoutMs?: number;
 }
 
@@ -25,7 +26,7 @@ export interface NatsCompactionJobStoreOptions {
 export async function natsCompactionJobStore(
   options: NatsCompactionJobStoreOptions,
 ): Promise<CompactionJobStore> {
-  const timeout = options.timeoutMs ?? 5000;
+  const timeout = options.timeoutMs ?? DEFAULT_NATS_TIMEOUT_MS;
   const kv: KV = await natsRequest(`open bucket "${options.bucket}"`, null, () =>
     options.connection
       .jetstream({ timeout })

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCode, headers, type JetStreamClient, type KV, type MsgHdrs } from 'nats';
 import { deepFreeze } from '../core/deep-freeze';
 import type { DocumentChange } from '../core/document-store';
@@ -7,7 +8,6 @@ import type { SessionDocument } from '../core/session-document';
 import { NatsRequestError, isWrongLastSequence, natsRequest } from './nats-request.error';
 import { encodeSessionValue, loadedSession, type LoadedSession } from './nats-session-value';
 import {
-  DEFAULT_MAX_PAYLOAD_BYTES,
   bucketMaxValueSize,
   casMessageId,
   connectionMaxPayload,
@@ -15,9 +15,8 @@ import {
   writeSizeBytes,
 } from './nats-size-limit';
 import { WriteQueue, type PendingChange } from './nats-write.queue';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/defaults';
 
-/** Default time a write keeps retrying compare-and-swap races lost to other processes, in milliseconds. */
-export const DEFAULT_WRITE_BUDGET_MS = 10_000;
 /** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
 const BACKOFF_BASE_MS = 4;
 const BACKOFF_CAP_MS = 250;
@@ -253,7 +252,7 @@ function settle(batch: readonly PendingChange[], outcomes: BatchPlan['outcomes']
 /** Full jitter: a random wait up to `BASE * 2^(retry-1)`, capped. */
 function backoff(retry: number): Promise<void> {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+  return delay(Math.random() * ceiling);
 }
 
 function noResponders(error: unknown): boolean {

@@ -1,8 +1,5 @@
 import type { KV, NatsConnection } from 'nats';
 
-/** NATS's default `max_payload`: the limit used when neither an override nor the connection says. */
-export const DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
-
 /** The message id of a compare-and-swap of `key` on `revision` (the server drops a second one). */
 export function casMessageId(key: string, revision: number): string {
   return `${key}@${revision}`;

@@ -2,13 +2,15 @@ import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConne
 import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
+import { withTimeout } from '../core/timeout';
 import { NatsRequestError, natsRequest } from './nats-request.error';
 import { bucketMaxValueSize } from './nats-size-limit';
 import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
+import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
 
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
-export const DEFAULT_NATS_TIMEOUT_MS = 5000;
+export { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
 /** How many session values `list` reads at once. */
 
 interface NatsBackendCommonOptions {
@@ -137,7 +139,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
   async function status(): Promise<NatsBackendStatus> {
     if (nc.isClosed())
       throw new NatsRequestError('status', null, new Error('the connection is closed'));
-    const kvStatus = await withTimeout<KvStatus>(timeoutMs, 'status', () => kv.status());
+    const kvStatus = await natsWithin<KvStatus>(timeoutMs, 'status', () => kv.status());
     return {
       server: nc.getServer(),
       bucket: options.bucket,
@@ -177,26 +179,11 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
   };
 }
 
-/** Runs `fn`, failing with a `NatsRequestError` after `timeoutMs`; the timer is cleared either way. */
-async function withTimeout<T>(
-  timeoutMs: number,
-  operation: string,
-  fn: () => Promise<T>,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new NatsRequestError(operation, null, new Error(`no answer within ${timeoutMs} ms`)),
-        ),
-      timeoutMs,
-    );
-    timer.unref();
-  });
-  try {
-    return await Promise.race([natsRequest(operation, null, fn), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Runs `fn`, failing with a `NatsRequestError` after `timeoutMs`. */
+function natsWithin<T>(timeoutMs: number, operation: string, fn: () => Promise<T>): Promise<T> {
+  return withTimeout(
+    natsRequest(operation, null, fn),
+    timeoutMs,
+    () => new NatsRequestError(operation, null, new Error(`no answer within ${timeoutMs} ms`)),
+  );
 }

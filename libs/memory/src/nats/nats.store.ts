@@ -9,14 +9,14 @@ import { assertSessionId } from '../core/session-id';
 import { natsRequest } from './nats-request.error';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {
-  DEFAULT_WRITE_BUDGET_MS,
   withSessionWriter,
   type KnownSession,
   type NatsSessionWriter,
   type SessionWriterOptions,
 } from './nats-session.writer';
+import { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
 
-export { DEFAULT_WRITE_BUDGET_MS } from './nats-session.writer';
+export { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
 
 export interface NatsMemoryOptions {
   /** Drop the messages a snapshot covers when it is saved. Default **true**: a session must fit one NATS message. */

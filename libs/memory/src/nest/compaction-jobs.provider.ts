@@ -1,8 +1,8 @@
-import type { Provider } from '@nestjs/common';
+import { Logger, type Provider } from '@nestjs/common';
 import { COMPACTION_JOBS } from './memory.constants';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
 import type { MemoryModuleOptions } from './memory-module-options.interface';
-import { SharedCompactionJobs } from './shared-compaction-jobs';
+import { SharedCompactionJobs } from '../compaction/shared-compaction-jobs';
 
 /** The {@link SharedCompactionJobs} of the module's `compaction.jobs` options (the store awaited). */
 export const compactionJobsProvider: Provider = {
@@ -23,5 +23,5 @@ export async function createSharedCompactionJobs(
   ) {
     throw new TypeError('compaction.jobs.store must be a CompactionJobStore (put and get)');
   }
-  return new SharedCompactionJobs({ ...jobs, store });
+  return new SharedCompactionJobs({ ...jobs, store, logger: new Logger('CompactionJobs') });
 }

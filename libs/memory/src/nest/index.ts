@@ -12,14 +12,3 @@ export {
 export { MemoryService } from './memory.service';
 export * from './turn.interface';
 export { CompactionService } from './compaction.service';
-export * from './compaction-job.interface';
-export * from './compaction-worker.protocol';
-export * from './compaction-job-store.interface';
-export { InMemoryCompactionJobStore } from './in-memory-compaction-job.store';
-export {
-  SharedCompactionJobs,
-  DEFAULT_COMPACTION_JOB_LEASE_MS,
-  DEFAULT_COMPACTION_JOB_TTL_MS,
-  JOB_OWNER_LOST,
-  type SharedCompactionJobsOptions,
-} from './shared-compaction-jobs';

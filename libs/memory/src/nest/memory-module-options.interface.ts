@@ -4,13 +4,13 @@ import type {
   OptionalFactoryDependency,
   Type,
 } from '@nestjs/common';
-import type { Observable } from 'rxjs';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
 import type { RecallOptions } from '../rag/recall-options.interface';
-import type { CompactionJob } from './compaction-job.interface';
-import type { CompactionJobStore } from './compaction-job-store.interface';
+import type { CompactionJob } from '../compaction/compaction-job.interface';
+import type { CompactionJobStore } from '../compaction/compaction-job-store.interface';
+import type { CompactionClientProxy } from '../compaction/compaction-worker.protocol';
 
 /** Where compaction job states are kept so that every replica answers for them. */
 export interface MemoryCompactionJobsOptions {
@@ -27,18 +27,6 @@ export interface MemoryCompactionJobsOptions {
   now?: () => number;
   /** Told once about every job that ends (`done` or `failed`, `afterTurn` checks included), for metrics. */
   onFinished?: (job: CompactionJob) => void;
-}
-
-/**
- * What the NATS compaction runner needs of a client: a Nest microservices `ClientProxy` (from
- * `ClientProxyFactory.create` or `ClientsModule`) has it. Declared here so that this package's
- * types do not require `@nestjs/microservices`.
- */
-export interface CompactionClientProxy {
-  /** Sends a request on `pattern`; the observable emits the worker's reply. */
-  send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
-  /** Closes the client (never called on a client you passed in). */
-  close(): unknown;
 }
 
 /** Where compaction checks go with `mode: 'nats'`. Give `servers` or `client`. */

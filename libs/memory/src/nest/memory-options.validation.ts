@@ -12,9 +12,9 @@ import {
   DEFAULT_COMPACTION_SHUTDOWN_GRACE_MS,
   DEFAULT_COMPACTION_SUBJECT,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
-} from './memory.constants';
+} from '../core/defaults';
+import type { CompactionClientProxy } from '../compaction/compaction-worker.protocol';
 import type {
-  CompactionClientProxy,
   MemoryCompactionOptions,
   MemoryModuleOptions,
 } from './memory-module-options.interface';

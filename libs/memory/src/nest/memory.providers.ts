@@ -1,10 +1,10 @@
-import type { InjectionToken, Provider } from '@nestjs/common';
+import { Logger, type InjectionToken, type Provider } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
-import type { CompactionRunner } from './compaction-job.interface';
+import type { CompactionRunner } from '../compaction/compaction-job.interface';
+import { InlineCompactionRunner } from '../compaction/inline-compaction.runner';
+import type { SharedCompactionJobs } from '../compaction/shared-compaction-jobs';
 import { createSharedCompactionJobs } from './compaction-jobs.provider';
 import { CompactionService } from './compaction.service';
-import type { SharedCompactionJobs } from './shared-compaction-jobs';
-import { InlineCompactionRunner } from './inline-compaction.runner';
 import { COMPACTION_RUNNER, MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
 import type { MemoryModuleOptions } from './memory-module-options.interface';
@@ -63,8 +63,8 @@ async function createCompactionRunner(
   config: ResolvedCompactionConfig,
 ): Promise<CompactionRunner> {
   if (config.mode === 'nats' && config.nats) {
-    const { NatsCompactionRunner } = await import('./nats-compaction.runner');
-    return new NatsCompactionRunner(config.nats);
+    const { NatsCompactionRunner } = await import('../compaction/nats-compaction.runner');
+    return new NatsCompactionRunner(config.nats, new Logger('CompactionService'));
   }
   return new InlineCompactionRunner(backend, config);
 }

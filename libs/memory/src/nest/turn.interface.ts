@@ -1,7 +1,7 @@
 import type { SessionSaveFailedError } from '../core/errors';
 import type { SaveResult } from '../core/memory.interface';
 import type { Message } from '../core/message';
-import type { CompactionJobRef } from './compaction-job.interface';
+import type { CompactionJobRef } from '../compaction/compaction-job.interface';
 
 /** What `MemoryService.runTurn` hands the caller's model function. */
 export interface TurnContext {

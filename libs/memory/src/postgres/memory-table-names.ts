@@ -1,11 +1,11 @@
+import { DEFAULT_MEMORY_TABLE } from '../core/defaults';
 /** One plain SQL identifier: a letter or `_`, then up to 62 letters, digits or `_`. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Postgres truncates identifiers beyond 63 bytes; the longest suffix we append must still fit. */
 const MAX_IDENTIFIER_LENGTH = 63;
 const LONGEST_SUFFIX = '_migrations';
 
-/** The default `table` option. */
-export const DEFAULT_MEMORY_TABLE = 'conversation_memory';
+export { DEFAULT_MEMORY_TABLE } from '../core/defaults';
 
 /** The tables and index one `table` option stands for, as quoted, schema-qualified SQL names. */
 export interface MemoryTableNames {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type {
   CompactionJobStore,
   StoredCompactionJob,
-} from '../nest/compaction-job-store.interface';
+} from '../compaction/compaction-job-store.interface';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
 

@@ -12,11 +12,13 @@ import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from 
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
 import { PostgresMemory } from './postgres.store';
+import {
+  DEFAULT_PG_CONNECT_TIMEOUT_MS,
+  DEFAULT_PG_POOL_SIZE,
+  DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+} from '../core/defaults';
 
-/** Default wait for a new connection, in milliseconds. */
-export const DEFAULT_PG_CONNECT_TIMEOUT_MS = 5000;
-/** Default `statement_timeout` of the connections the backend opens, in milliseconds. */
-export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 15_000;
+export { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../core/defaults';
 
 interface PostgresBackendCommonOptions {
   /** The messages table, `name` or `schema.name`; default `conversation_memory`. */
@@ -94,7 +96,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
         type: 'postgres',
         url: options.url,
         connectTimeoutMS: options.connectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS,
-        poolSize: options.poolSize ?? 10,
+        poolSize: options.poolSize ?? DEFAULT_PG_POOL_SIZE,
         extra: { statement_timeout: options.statementTimeoutMs ?? DEFAULT_PG_STATEMENT_TIMEOUT_MS },
         synchronize: false,
         logging: false,

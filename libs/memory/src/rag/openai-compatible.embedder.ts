@@ -1,4 +1,5 @@
 import type { EmbedOptions, Embedder } from './embedder.interface';
+import { abortableDelay } from '../core/timeout';
 import { EmbeddingFailedError } from './rag.errors';
 
 export interface OpenAiCompatibleEmbedderOptions {
@@ -218,22 +219,6 @@ function errorMessage(body: string): string {
     // not JSON: quote the start of the body instead
   }
   return body.slice(0, 200);
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function positiveInteger(name: string, value: number): number {

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@nestjs/common';
-import type { CompactionJob } from './compaction-job.interface';
+import {
+  consoleCompactionLogger,
+  type CompactionJob,
+  type CompactionLogger,
+} from './compaction-job.interface';
 import type { CompactionJobStore, StoredCompactionJob } from './compaction-job-store.interface';
 import { InMemoryCompactionJobStore } from './in-memory-compaction-job.store';
-
-/** How long a job's state is kept after its last change, by default (ms): a day. */
-export const DEFAULT_COMPACTION_JOB_TTL_MS = 86_400_000;
-
-/** How long a queued or running job stays vouched for without a renewal, by default (ms). */
-export const DEFAULT_COMPACTION_JOB_LEASE_MS = 30_000;
+import { DEFAULT_COMPACTION_JOB_LEASE_MS, DEFAULT_COMPACTION_JOB_TTL_MS } from '../core/defaults';
 
 /** The code of a job reported failed because the process that ran it stopped renewing it. */
 export const JOB_OWNER_LOST = 'JOB_OWNER_LOST';
@@ -31,6 +29,8 @@ export interface SharedCompactionJobsOptions {
   now?: () => number;
   /** Told once about every job that ends, shared or not (see {@link SharedCompactionJobs.finished}). */
   onFinished?: (job: CompactionJob) => void;
+  /** Where failed writes and a throwing `onFinished` are reported. Default: `console.warn`. */
+  logger?: CompactionLogger;
 }
 
 /**
@@ -40,7 +40,7 @@ export interface SharedCompactionJobsOptions {
  * a job whose owner stopped renewing it as failed (`JOB_OWNER_LOST`) once its lease is over.
  */
 export class SharedCompactionJobs {
-  private readonly logger = new Logger('CompactionJobs');
+  private readonly logger: CompactionLogger;
   /** This process, as the jobs' `owner`. */
   readonly owner = randomUUID();
   readonly store: CompactionJobStore;
@@ -64,6 +64,7 @@ export class SharedCompactionJobs {
     );
     this.now = options.now ?? Date.now;
     this.onFinished = options.onFinished;
+    this.logger = options.logger ?? consoleCompactionLogger;
     this.store = options.store ?? new InMemoryCompactionJobStore(this.now);
   }
 

@@ -1,14 +1,37 @@
-import type { CompactionResult } from '../compaction/summary-compactor';
-import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import type { CompactionRequest, CompactionRunner } from './compaction-job.interface';
-import { CompactionWorkerError, type CompactionWorkerReply } from './compaction-worker.protocol';
-import type { CompactionClientProxy } from './memory-module-options.interface';
-import type { ResolvedCompactionNats } from './memory-options.validation';
+import { abortableDelay } from '../core/timeout';
+import {
+  consoleCompactionLogger,
+  type CompactionLogger,
+  type CompactionRequest,
+  type CompactionRunner,
+} from './compaction-job.interface';
+import {
+  CompactionUnansweredError,
+  CompactionWorkerError,
+  type CompactionClientProxy,
+  type CompactionWorkerReply,
+} from './compaction-worker.protocol';
+import type { CompactionResult } from './summary-compactor';
 
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 2_000;
+
+/** Where a {@link NatsCompactionRunner} publishes (the module's `compaction.nats`, after defaults). */
+export interface NatsCompactionRunnerSettings {
+  /** Servers of the client the runner opens itself; ignored when `client` is given. */
+  servers: string[] | null;
+  /** A client to publish on instead (never closed by the runner); null to open one on `servers`. */
+  client: CompactionClientProxy | null;
+  /** Subject the workers listen on. */
+  subject: string;
+  /** How long one try waits for a worker's answer (ms). */
+  requestTimeoutMs: number;
+  /** Tries per check. */
+  maxAttempts: number;
+}
 
 /**
  * Sends each check to the compaction workers (`apps/worker`) as a NATS request on `subject`; the
@@ -23,11 +46,13 @@ const BACKOFF_MAX_MS = 2_000;
  * (`beforeApplicationShutdown`, which runs after `CompactionService.onModuleDestroy`).
  */
 export class NatsCompactionRunner implements CompactionRunner, BeforeApplicationShutdown {
-  private readonly logger = new Logger('CompactionService');
   private readonly client: CompactionClientProxy;
   private readonly ownsClient: boolean;
 
-  constructor(private readonly config: ResolvedCompactionNats) {
+  constructor(
+    private readonly config: NatsCompactionRunnerSettings,
+    private readonly logger: CompactionLogger = consoleCompactionLogger,
+  ) {
     this.ownsClient = config.client === null;
     this.client =
       config.client ??
@@ -40,7 +65,7 @@ export class NatsCompactionRunner implements CompactionRunner, BeforeApplication
   async run(request: CompactionRequest, signal: AbortSignal): Promise<CompactionResult> {
     let lastProblem = '';
     for (let attempt = 1; attempt <= this.config.maxAttempts; attempt++) {
-      if (attempt > 1) await sleep(backoffMs(attempt), signal);
+      if (attempt > 1) await abortableDelay(backoffMs(attempt), signal);
       signal.throwIfAborted();
       let reply: CompactionWorkerReply;
       try {
@@ -58,7 +83,7 @@ export class NatsCompactionRunner implements CompactionRunner, BeforeApplication
         throw new CompactionWorkerError(request.sessionId, reply.error);
       lastProblem = `a worker abandoned it (${reply.reason})`;
     }
-    throw new Error(
+    throw new CompactionUnansweredError(
       `compaction check of session "${request.sessionId}" got no answer from a worker on NATS subject ` +
         `"${this.config.subject}" in ${this.config.maxAttempts} tries (last: ${lastProblem}); is apps/worker running?`,
     );
@@ -119,21 +144,6 @@ export class NatsCompactionRunner implements CompactionRunner, BeforeApplication
 function backoffMs(attempt: number): number {
   const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 2));
   return ceiling / 2 + Math.random() * (ceiling / 2);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    timer.unref();
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Nest hands transport errors over as plain objects or strings. */

@@ -1,6 +1,19 @@
-import type { CompactionResult } from '../compaction/summary-compactor';
+import type { Observable } from 'rxjs';
 import { MemoryError } from '../core/errors';
 import type { CompactionJobError } from './compaction-job.interface';
+import type { CompactionResult } from './summary-compactor';
+
+/**
+ * What the NATS compaction runner needs of a client: a Nest microservices `ClientProxy` (from
+ * `ClientProxyFactory.create` or `ClientsModule`) has it. Declared here so that this package's
+ * types do not require `@nestjs/microservices`.
+ */
+export interface CompactionClientProxy {
+  /** Sends a request on `pattern`; the observable emits the worker's reply. */
+  send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
+  /** Closes the client (never called on a client you passed in). */
+  close(): unknown;
+}
 
 /**
  * A compaction worker's answer to one check (the payload of the reply over NATS). `abandoned`
@@ -20,7 +33,10 @@ export function describeCompactionError(error: unknown): CompactionJobError {
   return { name: 'Error', message: String(error) };
 }
 
-/** A check a compaction worker reported as failed; `code` is the worker-side `MemoryError` code, if any. */
+/**
+ * A check a compaction worker reported as failed; `code` is the worker-side `MemoryError` code, if
+ * any. Not a `MemoryError` itself: see the list in `core/errors.ts`.
+ */
 export class CompactionWorkerError extends Error {
   readonly code?: string;
 
@@ -34,4 +50,9 @@ export class CompactionWorkerError extends Error {
     this.name = 'CompactionWorkerError';
     this.code = remote.code;
   }
+}
+
+/** No compaction worker answered a check in all its tries (none running, or all of them died). */
+export class CompactionUnansweredError extends MemoryError {
+  readonly code = 'COMPACTION_UNANSWERED';
 }

@@ -1,4 +1,4 @@
-import type { CompactionResult } from '../compaction';
+import type { CompactionResult } from './summary-compactor';
 
 /** What one compaction check returns (the result of `SummaryCompactor.compact`). */
 export type { CompactionResult };
@@ -56,3 +56,16 @@ export interface CompactionJob {
 export interface CompactionJobRef {
   jobId: string;
 }
+
+/**
+ * Where compaction reports what nobody awaits (a background check that failed, a job state that
+ * could not be stored). Nest's `Logger` is one.
+ */
+export interface CompactionLogger {
+  warn(message: string): void;
+}
+
+/** The default {@link CompactionLogger} outside Nest: `console.warn`. */
+export const consoleCompactionLogger: CompactionLogger = {
+  warn: (message) => console.warn(message),
+};

@@ -1,8 +1,18 @@
-import type { CompactionResult } from '../compaction/summary-compactor';
 import type { MemoryBackend } from '../core/backend.interface';
-import { SummaryCompactor } from '../compaction/summary-compactor';
+import type { LlmClient } from '../core/llm-client.interface';
 import type { CompactionRequest, CompactionRunner } from './compaction-job.interface';
-import type { ResolvedCompactionConfig } from './memory-options.validation';
+import type { Summarizer } from './summarizer.interface';
+import { SummaryCompactor, type CompactionResult } from './summary-compactor';
+
+/** What an {@link InlineCompactionRunner} compacts with (the module's `compaction`, after defaults). */
+export interface InlineCompactionSettings {
+  /** What `SummaryCompactor` summarises with. */
+  summarizer: LlmClient | Summarizer;
+  /** Messages a compaction leaves unsummarised. */
+  keepRecent: number;
+  /** Compaction starts once a session's context reaches this many tokens. */
+  thresholdTokens: number;
+}
 
 /** Runs checks in this process with a `SummaryCompactor` over the module's backend. */
 export class InlineCompactionRunner implements CompactionRunner {
@@ -10,7 +20,7 @@ export class InlineCompactionRunner implements CompactionRunner {
 
   constructor(
     private readonly backend: MemoryBackend,
-    private readonly config: ResolvedCompactionConfig,
+    private readonly config: InlineCompactionSettings,
   ) {
     this.compactor = new SummaryCompactor(config.summarizer, { keepRecent: config.keepRecent });
   }
