@@ -1,3 +1,4 @@
+import { sessionInfo } from '../core/session-info';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { SessionInfo } from '../core/backend.interface';
@@ -47,14 +48,12 @@ export async function inspectSessionFile(id: string, path: string): Promise<Sess
       }
     }
     assertSnapshotInRange(id, state);
-    return {
-      id,
-      messages: state.saved,
+    return sessionInfo(id, {
+      saved: state.saved,
       stored: Math.max(0, state.saved - state.from + 1),
-      updatedAt: mtime.toISOString(),
-      hasSnapshot: state.snapshot !== null,
+      updatedAt: mtime,
       snapshotUpTo: state.snapshot?.upTo ?? null,
-      meta: { ...state.meta },
-    };
+      meta: state.meta,
+    });
   }
 }

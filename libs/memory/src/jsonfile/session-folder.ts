@@ -1,7 +1,7 @@
+import { unlessCorrupt } from '../core/session-info';
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListSessionsQuery, SessionInfo, SessionPage } from '../core/backend.interface';
-import { CorruptSessionError } from '../core/errors';
 import {
   compareNewestFirst,
   decodeListToken,
@@ -53,7 +53,7 @@ export async function listSessionFiles(
   for (let i = 0; i < positions.length && items.length <= limit;) {
     const want = q.search ? READ_CONCURRENCY : Math.min(READ_CONCURRENCY, limit + 1 - items.length);
     const batch = await Promise.all(
-      positions.slice(i, i + want).map((p) => readListable(read, p.id)),
+      positions.slice(i, i + want).map((p) => unlessCorrupt(() => read(p.id))),
     );
     i += want;
     for (const info of batch) {
@@ -63,18 +63,6 @@ export async function listSessionFiles(
   const page = items.slice(0, limit);
   const last = page[page.length - 1];
   return { items: page, next: items.length > limit && last ? encodeListToken(last) : null };
-}
-
-async function readListable(
-  read: (id: string) => Promise<SessionInfo | null>,
-  id: string,
-): Promise<SessionInfo | null> {
-  try {
-    return await read(id);
-  } catch (error) {
-    if (error instanceof CorruptSessionError) return null;
-    throw error;
-  }
 }
 
 /** The names of the session files in `dir` (`*.json`); none when it does not exist. */

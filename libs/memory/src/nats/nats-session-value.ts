@@ -1,3 +1,4 @@
+import { sessionInfo } from '../core/session-info';
 import type { KvEntry } from 'nats';
 import type { SessionInfo } from '../core/backend.interface';
 import {
@@ -54,13 +55,11 @@ export function encodeSessionValue(doc: SessionDocument): Uint8Array {
 export function sessionInfoOf(id: string, loaded: LoadedSession): SessionInfo | null {
   if (!loaded.exists || !loaded.updatedAt) return null;
   const { doc } = loaded;
-  return {
-    id,
-    messages: doc.saved,
+  return sessionInfo(id, {
+    saved: doc.saved,
     stored: doc.messages.length,
-    updatedAt: loaded.updatedAt.toISOString(),
-    hasSnapshot: doc.snapshot !== null,
+    updatedAt: loaded.updatedAt,
     snapshotUpTo: doc.snapshot?.upTo ?? null,
-    meta: { ...doc.meta },
-  };
+    meta: doc.meta,
+  });
 }

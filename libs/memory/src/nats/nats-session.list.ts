@@ -1,3 +1,4 @@
+import { unlessCorrupt } from '../core/session-info';
 import {
   consumerOpts,
   type JetStreamClient,
@@ -6,7 +7,6 @@ import {
   type KV,
 } from 'nats';
 import type { ListSessionsQuery, SessionInfo, SessionPage } from '../core/backend.interface';
-import { CorruptSessionError } from '../core/errors';
 import { isValidSessionId } from '../core/session-id';
 import {
   compareNewestFirst,
@@ -113,8 +113,8 @@ async function listable(
     const latest = await natsRequest('list', key, () => source.kv.get(key));
     if (latest?.revision !== msg.seq) return null;
   }
-  try {
-    return sessionInfoOf(
+  return unlessCorrupt(() =>
+    sessionInfoOf(
       key,
       loadedSession(key, {
         operation: 'PUT',
@@ -122,11 +122,8 @@ async function listable(
         revision: msg.seq,
         created: new Date(Math.floor(msg.info.timestampNanos / 1e6)),
       }),
-    );
-  } catch (error) {
-    if (error instanceof CorruptSessionError) return null;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**

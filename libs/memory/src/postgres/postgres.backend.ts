@@ -1,3 +1,4 @@
+import { sessionInfo } from '../core/session-info';
 import { DataSource } from 'typeorm';
 import type {
   MemoryBackend,
@@ -139,7 +140,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
           limit + 1,
         ]),
       )) as SessionRow[];
-      const items = rows.slice(0, limit).map(sessionInfo);
+      const items = rows.slice(0, limit).map(infoOfRow);
       const last = items[items.length - 1];
       return { items, next: rows.length > limit && last ? encodeListToken(last) : null };
     },
@@ -149,7 +150,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
       const rows = (await pgRequest('inspect', sessionId, () =>
         dataSource.query(sql.inspect, [sessionId]),
       )) as SessionRow[];
-      return rows[0] ? sessionInfo(rows[0]) : null;
+      return rows[0] ? infoOfRow(rows[0]) : null;
     },
 
     async delete(sessionId: string): Promise<void> {
@@ -177,16 +178,14 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
   };
 }
 
-function sessionInfo(row: SessionRow): SessionInfo {
-  return {
-    id: row.session_id,
-    messages: Number(row.saved),
+function infoOfRow(row: SessionRow): SessionInfo {
+  return sessionInfo(row.session_id, {
+    saved: Number(row.saved),
     stored: Number(row.stored),
-    updatedAt: row.updated_at.toISOString(),
-    hasSnapshot: row.upto_seq !== null,
+    updatedAt: row.updated_at,
     snapshotUpTo: row.upto_seq === null ? null : Number(row.upto_seq),
     meta: row.meta,
-  };
+  });
 }
 
 function statements({ snapshots, sessions }: MemoryTableNames) {

@@ -1,3 +1,4 @@
+import { sessionInfo } from '../core/session-info';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
@@ -49,15 +50,13 @@ export class SimpleMemory extends DocumentStore {
   /** What a session list shows; null while nothing was ever written (or after `clear`). */
   info(): SessionInfo | null {
     if (!this.updatedAt) return null;
-    return {
-      id: this.sessionId,
-      messages: this.doc.saved,
+    return sessionInfo(this.sessionId, {
+      saved: this.doc.saved,
       stored: this.doc.messages.length,
-      updatedAt: this.updatedAt.toISOString(),
-      hasSnapshot: this.doc.snapshot !== null,
+      updatedAt: this.updatedAt,
       snapshotUpTo: this.doc.snapshot?.upTo ?? null,
-      meta: { ...this.doc.meta },
-    };
+      meta: this.doc.meta,
+    });
   }
 
   protected async load(): Promise<SessionDocument> {
