@@ -1,7 +1,8 @@
 /**
- * `@agent-memory/memory`: the contract, the in-process and JSON-file stores, compaction and the
- * Nest module. Optional backends have entry points of their own (`/postgres`, `/nats`, `/rag`,
- * `/health`), so importing this never loads `pg` or `nats`.
+ * `@agent-memory/memory`: the contract, the in-process and JSON-file stores, compaction, the
+ * defaults and the Nest module. What needs an optional package has an entry point of its own:
+ * `/postgres` (`typeorm`, `pg`), `/nats` (`nats`), `/health` (`@nestjs/terminus`), `/rag`
+ * (semantic recall) and `/observability` (tracing), so importing this never loads a driver.
  */
 export * from './core';
 export * from './simple';

@@ -4,7 +4,6 @@
  */
 export * from './postgres.store';
 export * from './postgres.backend';
-export * from './postgres.entities';
 export {
   PostgresQueryError,
   PostgresRequestError,

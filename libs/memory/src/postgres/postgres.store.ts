@@ -80,8 +80,10 @@ export interface PostgresMemoryOptions {
  * its own statement; statement triggers on the messages table do the same for rows another writer
  * (Phero, plain SQL) inserts or deletes. `saveSnapshot` is a compare-and-swap decided in SQL
  * under that lock. A message row that does not decode raises
- * `CorruptSessionError` naming the session and seq and is left as it is. Database errors (an
- * unreachable server, a statement timeout) are thrown as TypeORM/`pg` raised them.
+ * `CorruptSessionError` naming the session and seq and is left as it is. Database errors are
+ * wrapped: `PostgresRequestError` (a `BackendUnavailableError`) when the server is unreachable or
+ * timed out, `PostgresQueryError` (a `BackendError`) when it refused the statement; the driver's
+ * error is their `cause`.
  */
 export class PostgresMemory implements SessionStore {
   private readonly legacy: LegacySummarization | null;
