@@ -15,6 +15,7 @@ const INSTRUCTIONS = [
   'headings Facts, Preferences, Progress, Open loops. Answer with the summary only.',
 ].join(' ');
 
+/** Options of {@link LlmSummarizer}. */
 export interface LlmSummarizerOptions {
   /** Upper bound for the summary's length, in tokens. Default {@link DEFAULT_SUMMARY_MAX_TOKENS}. */
   maxTokens?: number;

@@ -1,6 +1,7 @@
 import type { CallOptions } from '../core/memory.interface';
 import type { Message } from '../core/message';
 
+/** What a {@link Summarizer} is given: the previous summary and the messages to fold into it. */
 export interface SummaryInput {
   /** The summary of everything covered before, or null for the first snapshot. */
   previous: string | null;

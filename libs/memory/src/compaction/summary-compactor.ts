@@ -15,6 +15,7 @@ import type { Summarizer } from './summarizer.interface';
 import { TokenCounter } from './token-counter';
 import { DEFAULT_COMPACTION_KEEP_RECENT } from '../core/defaults';
 
+/** Options of {@link SummaryCompactor}. */
 export interface SummaryCompactorOptions {
   /** Messages after the cut that stay as they are. Default {@link DEFAULT_COMPACTION_KEEP_RECENT}. */
   keepRecent?: number;
@@ -22,6 +23,7 @@ export interface SummaryCompactorOptions {
   counter?: TokenCounter;
 }
 
+/** How one `SummaryCompactor.compact` call runs. */
 export interface CompactOptions {
   /** Compact once the context reaches this many tokens. */
   thresholdTokens: number;
@@ -32,6 +34,7 @@ export interface CompactOptions {
   signal?: AbortSignal;
 }
 
+/** What one compaction check did (or, on a dry run, would do). */
 export interface CompactionResult {
   /** Whether a snapshot was saved. */
   compacted: boolean;

@@ -19,6 +19,7 @@ export const TOKENS_PER_TOOL_CALL = 3;
  */
 export const TOKENS_PER_IMAGE = 765;
 
+/** Options of {@link TokenCounter}. */
 export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: TokenEncoding;

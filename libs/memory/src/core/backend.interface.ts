@@ -14,6 +14,7 @@ export interface SessionInfo {
   meta: Record<string, string>;
 }
 
+/** What `MemoryBackend.list` returns: page size, position and search. */
 export interface ListSessionsQuery {
   /** Page size; default {@link DEFAULT_LIST_LIMIT}, at most {@link MAX_LIST_LIMIT}. */
   limit?: number;
@@ -23,12 +24,14 @@ export interface ListSessionsQuery {
   search?: string;
 }
 
+/** One page of `MemoryBackend.list`, newest first. */
 export interface SessionPage {
   items: SessionInfo[];
   /** Opaque token for the next page; null on the last page. */
   next: string | null;
 }
 
+/** Which store a {@link MemoryBackend} is. */
 export type BackendKind = 'simple' | 'jsonfile' | 'postgres' | 'nats';
 
 /**

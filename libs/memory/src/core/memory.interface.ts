@@ -51,6 +51,7 @@ export interface Memory {
  */
 export type Cursor = number;
 
+/** A stored message with its cursor (its position in the session, from 1). */
 export interface Entry {
   cursor: Cursor;
   message: Message;
@@ -62,6 +63,7 @@ export interface Snapshot {
   pinned?: Message[];
 }
 
+/** A snapshot as stored: what it covers, and when it was saved. */
 export interface StoredSnapshot extends Snapshot {
   /** The cursor of the last message the snapshot covers. */
   upTo: Cursor;
@@ -69,12 +71,14 @@ export interface StoredSnapshot extends Snapshot {
   createdAt: string;
 }
 
+/** What `loadSnapshot` returns: the latest snapshot and the stored messages after it. */
 export interface SnapshotState {
   snapshot: StoredSnapshot | null;
   /** The stored entries after the snapshot, as they are (no orphan filtering). */
   tail: Entry[];
 }
 
+/** A {@link Memory} that keeps snapshots: what compaction reads and writes. */
 export interface SnapshotStore extends Memory {
   /** The latest snapshot and the messages after it, with their cursors. */
   loadSnapshot(opts?: CallOptions): Promise<SnapshotState>;
@@ -100,6 +104,7 @@ export interface SessionMetadata {
   meta(): Promise<Record<string, string>>;
 }
 
+/** Which part of the stored log `entries` returns. */
 export interface EntriesQuery {
   /** Only entries with a cursor above this one. */
   after?: Cursor;

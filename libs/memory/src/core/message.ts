@@ -1,6 +1,7 @@
 /** The message model shared by every store, compatible with Phero's `llm.Message`. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
+/** The kinds of content part a message can hold. */
 export type ContentPartType =
   'text' | 'image_url' | 'image_base64' | 'reasoning' | 'redacted_reasoning';
 
@@ -19,12 +20,14 @@ export interface ContentPart {
   signature?: string;
 }
 
+/** A tool call the assistant asked for; the answer comes back as a `tool` message with the same `id`. */
 export interface ToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
 }
 
+/** One message of a conversation, provider-neutral: a role, content parts, and the tool calls or tool answer it carries. */
 export interface Message {
   role: Role;
   parts: ContentPart[];
@@ -37,7 +40,9 @@ export interface Message {
   name?: string;
 }
 
+/** Every {@link Role}, for validation. */
 export const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
+/** Every {@link ContentPartType}, for validation. */
 export const CONTENT_PART_TYPES: readonly ContentPartType[] = [
   'text',
   'image_url',
@@ -59,6 +64,7 @@ export function assistantMessage(text: string, toolCalls?: ToolCall[]): Message 
   return message;
 }
 
+/** A system message with one text part. */
 export function systemMessage(text: string): Message {
   return { role: 'system', parts: [textPart(text)] };
 }

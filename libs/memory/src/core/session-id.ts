@@ -2,6 +2,7 @@ import { InvalidSessionIdError } from './errors';
 
 /** Dot-separated tokens: every valid id is also a valid NATS key and a safe file name. */
 const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_=-]*(\.[A-Za-z0-9_=-]+)*$/;
+/** The longest session id accepted, in characters. */
 export const MAX_SESSION_ID_LENGTH = 128;
 
 /**
@@ -25,6 +26,7 @@ export function assertSessionId(id: unknown): asserts id is string {
   }
 }
 
+/** Whether `id` is a valid session id (see {@link assertSessionId}); never throws. */
 export function isValidSessionId(id: unknown): id is string {
   return (
     typeof id === 'string' && id.length <= MAX_SESSION_ID_LENGTH && SESSION_ID_PATTERN.test(id)

@@ -10,6 +10,7 @@ import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
 
+/** Options of `jsonFileBackend` (a folder of session files). */
 export interface JsonFileBackendOptions extends SessionFilesOptions {
   /** The folder holding one `<id>.json` file per session; created by the first write (or `check`). */
   dir: string;

@@ -38,6 +38,7 @@ import { inspectSessionFile, sessionIdOfPath } from './session-file';
 import type { KeyRecord } from './session-head';
 import type { SessionState } from './session-state';
 
+/** Options of `JsonFileMemory` (one session file). */
 export interface JsonFileMemoryOptions extends SessionFilesOptions {
   /** Drop the messages a snapshot covers when it is saved (rewriting the log without them). Default false. */
   pruneCompacted?: boolean;

@@ -31,6 +31,7 @@ interface NatsBackendCommonOptions {
   now?: () => Date;
 }
 
+/** Options of `natsBackend`: `servers` (the backend opens and drains its connection) or a connection of yours. */
 export type NatsBackendOptions = NatsBackendCommonOptions &
   (
     | {

@@ -18,6 +18,7 @@ import { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
 
 export { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
 
+/** Options of `NatsMemory` (one session in a KV bucket). */
 export interface NatsMemoryOptions {
   /** Drop the messages a snapshot covers when it is saved. Default **true**: a session must fit one NATS message. */
   pruneCompacted?: boolean;

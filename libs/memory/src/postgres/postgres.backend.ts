@@ -37,6 +37,7 @@ interface PostgresBackendCommonOptions {
   summarization?: SummarizationOptions;
 }
 
+/** Options of `postgresBackend`: a `url` (the backend opens and closes its pool) or a `dataSource` of yours. */
 export type PostgresBackendOptions = PostgresBackendCommonOptions &
   (
     | {
@@ -46,7 +47,7 @@ export type PostgresBackendOptions = PostgresBackendCommonOptions &
         connectTimeoutMs?: number;
         /** `statement_timeout` of its connections, in ms. Default {@link DEFAULT_PG_STATEMENT_TIMEOUT_MS}. */
         statementTimeoutMs?: number;
-        /** Connections in its pool. Default 10. */
+        /** Connections in its pool. Default {@link DEFAULT_PG_POOL_SIZE}. */
         poolSize?: number;
         dataSource?: never;
       }

@@ -47,6 +47,7 @@ const NOW_MS = "date_trunc('milliseconds', now())";
  */
 const OWN_DELETE = "SELECT set_config('agent_memory.own_delete', 'on', true)";
 
+/** Options of `PostgresMemory.open` (one session on a `DataSource`). */
 export interface PostgresMemoryOptions {
   /**
    * The messages table, `name` or `schema.name` (default `conversation_memory`); the snapshots and

@@ -1,6 +1,7 @@
 import type { EmbedOptions, Embedder } from './embedder.interface';
 import { normalizeInPlace } from './vector-math';
 
+/** Options of {@link HashedNgramEmbedder}. */
 export interface HashedNgramEmbedderOptions {
   /** Vector length. Default 256. */
   dimensions?: number;

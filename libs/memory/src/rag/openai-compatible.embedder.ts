@@ -2,6 +2,7 @@ import type { EmbedOptions, Embedder } from './embedder.interface';
 import { abortableDelay } from '../core/timeout';
 import { EmbeddingFailedError } from './rag.errors';
 
+/** Options of {@link OpenAiCompatibleEmbedder}. */
 export interface OpenAiCompatibleEmbedderOptions {
   /** Such as `https://api.openai.com/v1`; requests go to `${baseUrl}/embeddings`. */
   baseUrl: string;

@@ -17,6 +17,7 @@ import {
   assertRecords,
 } from './vector-store.validation';
 
+/** Options of {@link PgVectorStore}. */
 export interface PgVectorStoreOptions {
   /** The vectors' length; the table's `vector(n)` column is checked against it. */
   dimensions: number;

@@ -24,6 +24,7 @@ export interface RagHit {
   metadata: Record<string, unknown>;
 }
 
+/** Options of {@link Rag}. */
 export interface RagOptions {
   embedder: Embedder;
   /** Give `Rag` a store (or table) of its own: its records use the document id as their session. */

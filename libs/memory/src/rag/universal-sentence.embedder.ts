@@ -1,6 +1,7 @@
 import type { EmbedOptions, Embedder } from './embedder.interface';
 import { EmbeddingFailedError } from './rag.errors';
 
+/** Options of {@link UniversalSentenceEmbedder}. */
 export interface UniversalSentenceEmbedderOptions {
   /** Texts per model call; the event loop is free between calls. Default 8 (about 0.3 s a call on one core). */
   batchSize?: number;

@@ -3,6 +3,7 @@ import { assertSessionId } from '../core/session-id';
 import { paginateSessions } from '../core/session-list';
 import { SimpleMemory, type SimpleMemoryOptions } from './simple.store';
 
+/** Options of `simpleBackend`. */
 export interface SimpleBackendOptions {
   /** Messages kept per session (FIFO eviction past it). */
   capacity: number;

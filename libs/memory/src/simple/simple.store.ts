@@ -6,6 +6,7 @@ import type { SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import { EMPTY_DOCUMENT, type SessionDocument } from '../core/session-document';
 
+/** Options of {@link SimpleMemory}. */
 export interface SimpleMemoryOptions {
   /** Drop the messages a snapshot covers when it is saved. Default false. */
   pruneCompacted?: boolean;
