@@ -1,13 +1,12 @@
+import type { LegacyRewritable } from './legacy-summarization';
 import { throwIfAborted } from './abort';
 import { deepFreeze } from './deep-freeze';
-import { SnapshotsUnsupportedError } from './errors';
 import {
   EMPTY_SAVE_RESULT,
   assertIdempotencyKey,
   findIdempotencyRecord,
   replayedResult,
 } from './idempotency';
-import { LegacySummarization, type SummarizationOptions } from './legacy-summarization';
 import type {
   CallOptions,
   Cursor,
@@ -15,7 +14,6 @@ import type {
   Entry,
   SaveOptions,
   SaveResult,
-  SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
@@ -25,7 +23,6 @@ import { validateMessages } from './message.codec';
 import { assertStorableSummary } from './snapshot';
 import {
   documentContext,
-  documentEntries,
   documentEntriesPage,
   documentTail,
   replaceDocumentRange,
@@ -41,8 +38,6 @@ export type DocumentChange = (doc: SessionDocument) => SessionDocument | null;
 export interface DocumentStoreRules {
   /** Drop the messages a snapshot covers when it is saved. */
   pruneCompacted: boolean;
-  /** @deprecated see {@link SummarizationOptions}. */
-  summarization?: SummarizationOptions;
   /** Messages kept (FIFO eviction past it). Default: all. */
   capacity?: number;
   /** Clock for snapshot times (and whatever the store stamps). */
@@ -57,8 +52,7 @@ export interface DocumentStoreRules {
  *
  * Stored messages are frozen, so they can be handed out without copying.
  */
-export abstract class DocumentStore implements SessionStore {
-  protected readonly legacy: LegacySummarization | null;
+export abstract class DocumentStore implements LegacyRewritable {
   protected readonly now: () => Date;
 
   protected constructor(
@@ -66,7 +60,6 @@ export abstract class DocumentStore implements SessionStore {
     readonly sessionId: string,
     private readonly rules: DocumentStoreRules,
   ) {
-    this.legacy = rules.summarization ? new LegacySummarization(rules.summarization) : null;
     this.now = rules.now;
   }
 
@@ -108,7 +101,7 @@ export abstract class DocumentStore implements SessionStore {
       return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
     }
     let result: SaveResult = EMPTY_SAVE_RESULT;
-    const committed = await this.update((doc) => {
+    await this.update((doc) => {
       // May run more than once (a store retrying a compare-and-swap): the last run is what counts.
       const outcome = saveToDocument(doc, batch, {
         capacity: this.rules.capacity,
@@ -117,7 +110,6 @@ export abstract class DocumentStore implements SessionStore {
       result = outcome.result;
       return outcome.doc;
     }, opts);
-    if (this.legacy && committed) await this.summarizeIfDue(this.legacy, committed, opts);
     return result;
   }
 
@@ -138,7 +130,6 @@ export abstract class DocumentStore implements SessionStore {
     prev: StoredSnapshot | null,
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
-    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
     assertStorableSummary(snapshot.summary);
     const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
@@ -162,21 +153,10 @@ export abstract class DocumentStore implements SessionStore {
     return { ...(await this.load()).meta };
   }
 
-  /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
-  private async summarizeIfDue(
-    legacy: LegacySummarization,
-    committed: SessionDocument,
-    opts?: CallOptions,
-  ): Promise<void> {
-    const due = legacy.plan(documentEntries(committed));
-    if (!due) return;
-    try {
-      const summary = deepFreeze(await legacy.summarize(due, opts));
-      const from = due[0]!.cursor;
-      const to = due[due.length - 1]!.cursor;
-      await this.update((doc) => replaceDocumentRange(doc, from, to, summary));
-    } catch (error) {
-      legacy.reportError(error);
-    }
+  /** For the deprecated `summarization` option ({@link LegacyRewritable}).
+   * @internal
+   */
+  async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
+    await this.update((doc) => replaceDocumentRange(doc, from, to, deepFreeze(summary)));
   }
 }

@@ -1,4 +1,6 @@
-import type { CallOptions, Entry } from './memory.interface';
+import { deepFreeze } from './deep-freeze';
+import { SnapshotsUnsupportedError } from './errors';
+import type { CallOptions, Cursor, Entry, SaveOptions, SessionStore } from './memory.interface';
 import type { LlmClient } from './llm-client.interface';
 import { systemMessage, textContent, type Message } from './message';
 import { SUMMARY_PREFIX } from './snapshot';
@@ -22,10 +24,73 @@ const LEGACY_INSTRUCTIONS =
   'preferences and open questions; drop small talk. Answer with the summary only.';
 
 /**
- * The deprecated count-based summarisation, shared by every store. It works in two steps so that
- * no store holds a lock while the LLM answers: {@link plan} picks the oldest `size` entries once the
- * threshold is reached, {@link summarize} asks the LLM; the store then swaps the summary in only if
- * those entries are still the oldest kept ones, so messages written meanwhile are never lost.
+ * What a store lends the deprecated summarisation: its id and an atomic swap of its oldest kept
+ * messages. Every store implements it; it is not part of the public contract.
+ * @internal
+ */
+export interface LegacyRewritable extends SessionStore {
+  readonly sessionId: string;
+  /**
+   * Replaces the stored entries `from`…`to` by `summary` (at cursor `to`) in one atomic step, if
+   * `from` is still the oldest kept entry; else changes nothing (another writer got there first).
+   * @internal
+   */
+  replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void>;
+}
+
+/**
+ * The one implementation of the deprecated `summarization` option, which every store's `open`
+ * (and `new SimpleMemory`) applies: the same store, except that a save that stored messages is
+ * followed by a summarisation when due (see {@link LegacySummarization}), and `saveSnapshot`
+ * throws {@link SnapshotsUnsupportedError}. Without options, the store itself.
+ * @throws RangeError when the options are out of range.
+ */
+export function withLegacySummarization<S extends LegacyRewritable>(
+  store: S,
+  options: SummarizationOptions | undefined,
+): S {
+  if (!options) return store;
+  const legacy = new LegacySummarization(options);
+  const save = async (messages: readonly Message[], opts?: SaveOptions) => {
+    const result = await store.save(messages, opts);
+    if (!result.replayed && result.last !== null) await summarizeIfDue(store, legacy, opts);
+    return result;
+  };
+  const saveSnapshot = async (): Promise<never> => {
+    throw new SnapshotsUnsupportedError(store.sessionId);
+  };
+  // A proxy rather than a subclass: the store keeps its class (`instanceof`) and its own fields.
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'save') return save;
+      if (property === 'saveSnapshot') return saveSnapshot;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Plan on what is stored, ask the LLM holding no lock, then swap if nothing moved meanwhile. */
+async function summarizeIfDue(
+  store: LegacyRewritable,
+  legacy: LegacySummarization,
+  opts?: CallOptions,
+): Promise<void> {
+  try {
+    const due = legacy.plan(await store.entries({ limit: legacy.threshold }));
+    if (!due) return;
+    const summary = deepFreeze(await legacy.summarize(due, opts));
+    await store.replaceOldest(due[0]!.cursor, due[due.length - 1]!.cursor, summary);
+  } catch (error) {
+    legacy.reportError(error);
+  }
+}
+
+/**
+ * The deprecated count-based summarisation's rules. It works in two steps so that no store holds a
+ * lock while the LLM answers: {@link plan} picks the oldest `size` entries once the threshold is
+ * reached, {@link summarize} asks the LLM; the store then swaps the summary in only if those
+ * entries are still the oldest kept ones, so messages written meanwhile are never lost.
  */
 export class LegacySummarization {
   readonly threshold: number;
@@ -62,6 +127,7 @@ export class LegacySummarization {
     return systemMessage(SUMMARY_PREFIX + textContent(message));
   }
 
+  /** Tells `onError` about a failed summarisation. */
   reportError(error: unknown): void {
     this.options.onError?.(error);
   }

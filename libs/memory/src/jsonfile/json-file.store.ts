@@ -3,8 +3,12 @@ import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { deepFreeze } from '../core/deep-freeze';
-import { SessionTooLargeError, SnapshotsUnsupportedError } from '../core/errors';
-import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import { SessionTooLargeError } from '../core/errors';
+import {
+  withLegacySummarization,
+  type LegacyRewritable,
+  type SummarizationOptions,
+} from '../core/legacy-summarization';
 import type {
   CallOptions,
   Cursor,
@@ -12,7 +16,6 @@ import type {
   Entry,
   SaveOptions,
   SaveResult,
-  SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
@@ -78,13 +81,12 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions {
  *
  * Messages handed out are frozen (they are shared with the cache of parsed sessions).
  */
-export class JsonFileMemory implements SessionStore {
+export class JsonFileMemory implements LegacyRewritable {
   /** The session file's absolute path. */
   readonly path: string;
   readonly sessionId: string;
   private readonly files: SessionFiles;
   private readonly pruneCompacted: boolean;
-  private readonly legacy: LegacySummarization | null;
   private readonly now: () => Date;
 
   private constructor(path: string, opts: JsonFileMemoryOptions) {
@@ -92,7 +94,6 @@ export class JsonFileMemory implements SessionStore {
     this.sessionId = opts.sessionId ?? sessionIdOfPath(this.path);
     this.files = opts.sessionFiles ?? new SessionFiles(opts);
     this.pruneCompacted = opts.pruneCompacted ?? false;
-    this.legacy = opts.summarization ? new LegacySummarization(opts.summarization) : null;
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -105,7 +106,7 @@ export class JsonFileMemory implements SessionStore {
   static async open(path: string, opts: JsonFileMemoryOptions = {}): Promise<JsonFileMemory> {
     if (typeof path !== 'string' || path === '')
       throw new TypeError('JsonFileMemory needs a file path');
-    return new JsonFileMemory(path, opts);
+    return withLegacySummarization(new JsonFileMemory(path, opts), opts.summarization);
   }
 
   /**
@@ -171,7 +172,6 @@ export class JsonFileMemory implements SessionStore {
         this.flushSaves(group),
       ),
     );
-    if (this.legacy && !outcome.replayed) await this.summarizeIfDue(this.legacy, opts);
     return outcome;
   }
 
@@ -181,7 +181,6 @@ export class JsonFileMemory implements SessionStore {
     prev: StoredSnapshot | null,
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
-    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
     assertStorableSummary(snapshot.summary);
     const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
@@ -395,33 +394,19 @@ export class JsonFileMemory implements SessionStore {
     }
   }
 
-  /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
-  private async summarizeIfDue(legacy: LegacySummarization, opts?: CallOptions): Promise<void> {
-    const state = await this.load();
-    if (state.saved - state.from + 1 < legacy.threshold) return;
-    const kept = await this.files.entries(
-      this.sessionId,
-      this.path,
-      state,
-      state.from - 1,
-      Infinity,
-    );
-    const due = legacy.plan(kept);
-    if (!due) return;
-    try {
-      const summary = deepFreeze(await legacy.summarize(due, opts));
-      const from = due[0]!.cursor;
-      const to = due[due.length - 1]!.cursor;
-      await this.write(undefined, async (now) => {
-        const whole = await this.files.whole(this.sessionId, this.path, now);
-        const replaced = replaceDocumentRange(whole, from, to, summary);
-        if (!replaced) return;
-        const next: WholeSession = { ...whole, messages: replaced.messages };
-        await this.files.writeGeneration(this.sessionId, this.path, now, next, this.now());
-      });
-    } catch (error) {
-      legacy.reportError(error);
-    }
+  /**
+   * For the deprecated `summarization` option ({@link LegacyRewritable}): rewrites the session
+   * as a new generation without `from`…`to`, the summary in their place.
+   * @internal
+   */
+  async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
+    await this.write(undefined, async (now) => {
+      const whole = await this.files.whole(this.sessionId, this.path, now);
+      const replaced = replaceDocumentRange(whole, from, to, summary);
+      if (!replaced) return;
+      const next: WholeSession = { ...whole, messages: replaced.messages };
+      await this.files.writeGeneration(this.sessionId, this.path, now, next, this.now());
+    });
   }
 }
 

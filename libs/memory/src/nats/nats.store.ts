@@ -2,7 +2,7 @@ import type { KV } from 'nats';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
-import type { SummarizationOptions } from '../core/legacy-summarization';
+import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
@@ -84,7 +84,6 @@ export class NatsMemory extends DocumentStore {
   ) {
     super(sessionId, {
       pruneCompacted: opts.pruneCompacted ?? true,
-      summarization: opts.summarization,
       now: opts.now ?? (() => new Date()),
     });
     const writeBudgetMs = opts.writeBudgetMs ?? DEFAULT_WRITE_BUDGET_MS;
@@ -107,7 +106,7 @@ export class NatsMemory extends DocumentStore {
    */
   static async open(kv: KV, sessionId: string, opts: NatsMemoryOptions = {}): Promise<NatsMemory> {
     assertSessionId(sessionId);
-    return new NatsMemory(kv, sessionId, opts);
+    return withLegacySummarization(new NatsMemory(kv, sessionId, opts), opts.summarization);
   }
 
   /**

@@ -1,7 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { throwIfAborted } from '../core/abort';
-import { SnapshotsUnsupportedError } from '../core/errors';
-import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import {
+  withLegacySummarization,
+  type LegacyRewritable,
+  type SummarizationOptions,
+} from '../core/legacy-summarization';
 import type {
   CallOptions,
   Cursor,
@@ -9,7 +12,6 @@ import type {
   Entry,
   SaveOptions,
   SaveResult,
-  SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
@@ -86,8 +88,7 @@ export interface PostgresMemoryOptions {
  * timed out, `PostgresQueryError` (a `BackendError`) when it refused the statement; the driver's
  * error is their `cause`.
  */
-export class PostgresMemory implements SessionStore {
-  private readonly legacy: LegacySummarization | null;
+export class PostgresMemory implements LegacyRewritable {
   private readonly sql: ReturnType<typeof statements>;
 
   private constructor(
@@ -96,7 +97,6 @@ export class PostgresMemory implements SessionStore {
     readonly tables: MemoryTableNames,
     private readonly opts: PostgresMemoryOptions,
   ) {
-    this.legacy = opts.summarization ? new LegacySummarization(opts.summarization) : null;
     this.sql = statements(tables);
   }
 
@@ -112,7 +112,10 @@ export class PostgresMemory implements SessionStore {
   ): Promise<PostgresMemory> {
     assertSessionId(sessionId);
     const tables = memoryTableNames(opts.table);
-    const memory = new PostgresMemory(dataSource, sessionId, tables, opts);
+    const memory = withLegacySummarization(
+      new PostgresMemory(dataSource, sessionId, tables, opts),
+      opts.summarization,
+    );
     if (opts.ensureSchema ?? true) {
       await pgRequest('run the migrations', sessionId, () =>
         ensureMemorySchema(dataSource, opts.table),
@@ -199,7 +202,6 @@ export class PostgresMemory implements SessionStore {
       );
       if (result.replayed) return result;
     }
-    if (this.legacy) await this.summarizeIfDue(this.legacy, opts);
     return result;
   }
 
@@ -239,7 +241,6 @@ export class PostgresMemory implements SessionStore {
     prev: StoredSnapshot | null,
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
-    if (this.legacy) throw new SnapshotsUnsupportedError(this.sessionId);
     assertStorableSummary(snapshot.summary);
     const pinned = validateMessages(snapshot.pinned ?? [], 'snapshot.pinned');
     throwIfAborted(opts);
@@ -302,26 +303,12 @@ export class PostgresMemory implements SessionStore {
     return { ...(rows[0]?.meta ?? {}) };
   }
 
-  /** The deprecated option: plan on what was committed, ask the LLM holding nothing, then swap. */
-  private async summarizeIfDue(legacy: LegacySummarization, opts?: CallOptions): Promise<void> {
-    try {
-      const rows = (await this.dataSource.query(this.sql.allRows, [this.sessionId])) as {
-        seq: string;
-        message: unknown;
-      }[];
-      const kept: Entry[] = rows.map((row) => ({
-        cursor: Number(row.seq),
-        message: decodeRowMessage(this.sessionId, row.seq, row.message),
-      }));
-      const due = legacy.plan(kept);
-      if (!due) return;
-      const summary = await legacy.summarize(due, opts);
-      const from = due[0]!.cursor;
-      const to = due[due.length - 1]!.cursor;
-      await this.dataSource.transaction((tx) => this.replaceRange(tx, from, to, summary));
-    } catch (error) {
-      legacy.reportError(error);
-    }
+  /**
+   * For the deprecated `summarization` option ({@link LegacyRewritable}), in one transaction.
+   * @internal
+   */
+  async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
+    await this.dataSource.transaction((tx) => this.replaceRange(tx, from, to, summary));
   }
 
   /** Swaps rows `from`…`to` for `summary` (at seq `to`) if `from` is still the oldest kept row. */

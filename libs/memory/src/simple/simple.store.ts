@@ -2,7 +2,7 @@ import { sessionInfo } from '../core/session-info';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
-import type { SummarizationOptions } from '../core/legacy-summarization';
+import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import { EMPTY_DOCUMENT, type SessionDocument } from '../core/session-document';
 
@@ -37,9 +37,10 @@ export class SimpleMemory extends DocumentStore {
     super(opts.sessionId ?? 'simple', {
       capacity,
       pruneCompacted: opts.pruneCompacted ?? false,
-      summarization: opts.summarization,
       now: opts.now ?? (() => new Date()),
     });
+    // The deprecated option: the instance handed out is this store behind the one wrapper.
+    if (opts.summarization) return withLegacySummarization(this, opts.summarization);
   }
 
   async clear(opts?: CallOptions): Promise<void> {
