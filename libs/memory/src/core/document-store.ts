@@ -1,4 +1,3 @@
-import type { LegacyRewritable } from './legacy-summarization';
 import { throwIfAborted } from './abort';
 import { deepFreeze } from './deep-freeze';
 import {
@@ -14,6 +13,7 @@ import type {
   Entry,
   SaveOptions,
   SaveResult,
+  SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
@@ -52,7 +52,7 @@ export interface DocumentStoreRules {
  *
  * Stored messages are frozen, so they can be handed out without copying.
  */
-export abstract class DocumentStore implements LegacyRewritable {
+export abstract class DocumentStore implements SessionStore {
   protected readonly now: () => Date;
 
   protected constructor(
@@ -153,7 +153,7 @@ export abstract class DocumentStore implements LegacyRewritable {
     return { ...(await this.load()).meta };
   }
 
-  /** For the deprecated `summarization` option ({@link LegacyRewritable}).
+  /** For the deprecated `summarization` option (`LegacyRewritable`).
    * @internal
    */
   async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {

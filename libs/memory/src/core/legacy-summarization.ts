@@ -44,6 +44,7 @@ export interface LegacyRewritable extends SessionStore {
  * followed by a summarisation when due (see {@link LegacySummarization}), and `saveSnapshot`
  * throws {@link SnapshotsUnsupportedError}. Without options, the store itself.
  * @throws RangeError when the options are out of range.
+ * @internal
  */
 export function withLegacySummarization<S extends LegacyRewritable>(
   store: S,

@@ -4,11 +4,7 @@ import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { deepFreeze } from '../core/deep-freeze';
 import { SessionTooLargeError } from '../core/errors';
-import {
-  withLegacySummarization,
-  type LegacyRewritable,
-  type SummarizationOptions,
-} from '../core/legacy-summarization';
+import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type {
   CallOptions,
   Cursor,
@@ -16,6 +12,7 @@ import type {
   Entry,
   SaveOptions,
   SaveResult,
+  SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
@@ -81,7 +78,7 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions {
  *
  * Messages handed out are frozen (they are shared with the cache of parsed sessions).
  */
-export class JsonFileMemory implements LegacyRewritable {
+export class JsonFileMemory implements SessionStore {
   /** The session file's absolute path. */
   readonly path: string;
   readonly sessionId: string;
@@ -395,7 +392,7 @@ export class JsonFileMemory implements LegacyRewritable {
   }
 
   /**
-   * For the deprecated `summarization` option ({@link LegacyRewritable}): rewrites the session
+   * For the deprecated `summarization` option (`LegacyRewritable`): rewrites the session
    * as a new generation without `from`…`to`, the summary in their place.
    * @internal
    */

@@ -1,10 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { throwIfAborted } from '../core/abort';
-import {
-  withLegacySummarization,
-  type LegacyRewritable,
-  type SummarizationOptions,
-} from '../core/legacy-summarization';
+import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type {
   CallOptions,
   Cursor,
@@ -12,6 +8,7 @@ import type {
   Entry,
   SaveOptions,
   SaveResult,
+  SessionStore,
   Snapshot,
   SnapshotState,
   StoredSnapshot,
@@ -88,7 +85,7 @@ export interface PostgresMemoryOptions {
  * timed out, `PostgresQueryError` (a `BackendError`) when it refused the statement; the driver's
  * error is their `cause`.
  */
-export class PostgresMemory implements LegacyRewritable {
+export class PostgresMemory implements SessionStore {
   private readonly sql: ReturnType<typeof statements>;
 
   private constructor(
@@ -304,7 +301,7 @@ export class PostgresMemory implements LegacyRewritable {
   }
 
   /**
-   * For the deprecated `summarization` option ({@link LegacyRewritable}), in one transaction.
+   * For the deprecated `summarization` option (`LegacyRewritable`), in one transaction.
    * @internal
    */
   async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
