@@ -1,15 +1,10 @@
 /**
  * The parent's side of `store-process.script.ts`, the one script the cross-process tests of every
- * store run as separate OS processes (with `startScript` from `child-script.ts`).
+ * store run as separate OS processes (with `startScript` from `child-script.ts`). Each process
+ * opens the store with the conformance harness's factory (`openBackend` of a `BackendSpec`).
  */
 import { join } from 'node:path';
-
-/** Which store a process opens: the backend factory's options, as JSON on its command line. */
-export type StoreSpec =
-  | { kind: 'postgres'; url: string; table: string }
-  | { kind: 'nats'; servers: string; bucket: string }
-  /** One JSON session file (`JsonFileMemory.open(file)`); the session argument is then ignored. */
-  | { kind: 'jsonfile'; file: string };
+import type { BackendSpec } from '../conformance/harness';
 
 /** What one process does once released (all start together on `go`). */
 export type StoreProcessRole =
@@ -40,7 +35,7 @@ export const STORE_PROCESS_SCRIPT = join(__dirname, 'store-process.script.ts');
 /** The command line of one process: `<role> <store JSON> <session> …args`. */
 export function storeProcessArgs(
   role: StoreProcessRole,
-  store: StoreSpec,
+  store: BackendSpec,
   session: string,
   ...args: (string | number)[]
 ): string[] {

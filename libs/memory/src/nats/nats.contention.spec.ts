@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { texts } from '../../../../test/conformance/fixtures';
+import { texts } from '@agent-memory/conformance';
 import { runTogether, startScript } from '../../../../test/support/child-script';
 import { TestBuckets } from '../../../../test/support/nats';
 import type { TurnWriterResult } from '../../../../test/support/nats-turn-writer.script';

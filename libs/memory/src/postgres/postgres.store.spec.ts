@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { CorruptSessionError, userMessage } from '@agent-memory/memory';
 import { PostgresMemory, postgresBackend } from '@agent-memory/memory/postgres';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 import { TestSchemas } from '../../../../test/support/postgres';
 
 const schemas = new TestSchemas('pgstore');

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { describeVectorStoreConformance } from '../../../../test/conformance/vector-store.conformance';
+import { describeVectorStoreConformance } from '@agent-memory/conformance';
 import { TestSchemas } from '../../../../test/support/postgres';
 import { PgVectorStore } from './pgvector.store';
 import { DimensionMismatchError, VectorExtensionMissingError } from './rag.errors';
