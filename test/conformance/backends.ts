@@ -31,8 +31,9 @@ export async function openBackend(
     }
     case 'nats': {
       const { natsBackend } = await import('@agent-memory/memory/nats');
-      const { poolSize: _, ...options } = opts;
-      return natsBackend({ servers: spec.servers, bucket: spec.bucket, ...options });
+      const { kind: _, ...options } = spec;
+      const { poolSize: __, ...backendOptions } = opts;
+      return natsBackend({ ...options, ...backendOptions });
     }
     case 'jsonfile': {
       const { poolSize: _, ...options } = opts;

@@ -13,7 +13,8 @@ export interface BackendOptions {
 /** Which storage a backend opens, as JSON a replica or a child process opens again. */
 export type BackendSpec =
   | { kind: 'postgres'; url: string; table: string; preparedStatements?: boolean }
-  | { kind: 'nats'; servers: string; bucket: string }
+  /** `timeoutMs`: the backend's request timeout (a process that must fail fast when a server goes). */
+  | { kind: 'nats'; servers: string | string[]; bucket: string; timeoutMs?: number }
   /** A folder of `<session>.json` files. */
   | { kind: 'jsonfile'; dir: string };
 

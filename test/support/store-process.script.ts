@@ -15,12 +15,23 @@ import {
 import { readyAndWaitForGo } from './child-script';
 import { openBackend } from '../conformance/backends';
 import type { BackendSpec } from '../conformance/harness';
-import type { RacerResult, StoreProcessRole, WriterResult } from './store-process';
+import type {
+  RacerResult,
+  StoreProcessRole,
+  TurnWriterResult,
+  WriterResult,
+} from './store-process';
+
+/** Turn `i` of writer `writer`: `w<writer>-q<i>`, `w<writer>-a<i>`. */
+const turnOf = (writer: string, i: number) => [
+  userMessage(`w${writer}-q${i}`),
+  assistantMessage(`w${writer}-a${i}`),
+];
 
 async function write(memory: SnapshotStore, writer: string, turns: number): Promise<WriterResult> {
   let retries = 0;
   for (let i = 0; i < turns; i++) {
-    const turn = [userMessage(`w${writer}-q${i}`), assistantMessage(`w${writer}-a${i}`)];
+    const turn = turnOf(writer, i);
     for (;;) {
       try {
         await memory.save(turn);
@@ -32,6 +43,25 @@ async function write(memory: SnapshotStore, writer: string, turns: number): Prom
     }
   }
   return { writer, retries };
+}
+
+async function writeOnce(
+  memory: SnapshotStore,
+  writer: string,
+  turns: number,
+): Promise<TurnWriterResult> {
+  const result: TurnWriterResult = { writer, acknowledged: [], refused: 0, failed: 0, errors: [] };
+  for (let i = 0; i < turns; i++) {
+    try {
+      await memory.save(turnOf(writer, i));
+      result.acknowledged.push(i);
+    } catch (error) {
+      if (error instanceof ConcurrentUpdateError) result.refused++;
+      else result.failed++;
+      if (result.errors.length < 5) result.errors.push((error as Error).message);
+    }
+  }
+  return result;
 }
 
 async function race(memory: SnapshotStore, upTo: number, summary: string): Promise<RacerResult> {
@@ -81,6 +111,8 @@ async function main(): Promise<unknown> {
     switch (role) {
       case 'writer':
         return await write(memory, args[0]!, Number(args[1]));
+      case 'turn-writer':
+        return await writeOnce(memory, args[0]!, Number(args[1]));
       case 'snapshot-racer':
         return await race(memory, Number(args[0]), args[1]!);
       case 'compactor': {

@@ -10,6 +10,11 @@ import type { BackendSpec } from '../conformance/harness';
 export type StoreProcessRole =
   /** `writer <writer> <turns>`: saves `turns` turns `w<writer>-q<i>`, `w<writer>-a<i>` in order. */
   | 'writer'
+  /**
+   * `turn-writer <writer> <turns>`: saves the same turns once each, no retry, and reports which
+   * were acknowledged, refused (`ConcurrentUpdateError`) or failed otherwise (a server going away).
+   */
+  | 'turn-writer'
   /** `snapshot-racer <upTo> <summary>`: saves a snapshot with `prev` null. */
   | 'snapshot-racer'
   /** `compactor <keepRecent>`: compacts once (offline summariser, threshold 1 token). */
@@ -22,6 +27,15 @@ export interface WriterResult {
   writer: string;
   /** Saves tried again after a `ConcurrentUpdateError`. */
   retries: number;
+}
+export interface TurnWriterResult {
+  writer: string;
+  /** The turn numbers whose save resolved: each must be stored. A turn that failed may or may not be. */
+  acknowledged: number[];
+  refused: number;
+  failed: number;
+  /** The first few failure messages, for a test's log. */
+  errors: string[];
 }
 export interface RacerResult {
   outcome: 'won' | 'lost';
