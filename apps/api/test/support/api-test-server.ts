@@ -11,6 +11,7 @@ import { startApiServer, type ApiServer } from '../../src/api.server';
 import { testDatabaseUrl, testNatsUrl } from '../../../../test/support/services';
 import { TestBuckets } from '../../../../test/support/nats';
 import { TestSchemas } from '../../../../test/support/postgres';
+import { adminRequest, type AdminRequest } from '../../../../test/support/admin-request';
 
 export const TEST_ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
@@ -27,10 +28,7 @@ export const assistantText = (text: string) => ({
 export interface TestServer {
   server: ApiServer;
   /** `fetch` against the server; sends the admin token unless `token` is given (null: none). */
-  request(
-    path: string,
-    init?: RequestInit & { token?: string | null; json?: unknown },
-  ): Promise<Response>;
+  request: AdminRequest;
   /** `POST /api/sessions/:id/messages` with `{ messages }` (and extra headers, such as a key). */
   append(id: string, messages: unknown[], headers?: HeadersInit): Promise<Response>;
   /** Closes the server and removes its data. */
@@ -88,17 +86,7 @@ export async function startTestServer(
     logger: opts.logger ?? (process.env.API_TEST_LOG ? ['error', 'warn'] : false),
     adminDistDir: opts.adminDistDir,
   });
-  const request: TestServer['request'] = (path, init = {}) => {
-    const { token = TEST_ADMIN_TOKEN, json, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    if (token !== null) headers.set('authorization', `Bearer ${token}`);
-    if (json !== undefined) headers.set('content-type', 'application/json');
-    return fetch(`${server.url}${path}`, {
-      ...rest,
-      headers,
-      body: json !== undefined ? JSON.stringify(json) : rest.body,
-    });
-  };
+  const request = adminRequest(server.url, TEST_ADMIN_TOKEN);
   return {
     server,
     request,
