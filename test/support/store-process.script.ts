@@ -1,7 +1,8 @@
 /**
  * One store process of a cross-process test: `store-process.script.ts <role> <store JSON> <session>
- * …args` (see `store-process.ts` for the roles and the store specs). It opens the store, prints
- * `ready`, waits for `go` on stdin, does its part and prints one JSON line with its result.
+ * …args`. The roles are in `store-process.ts`; the store JSON is a `BackendSpec` of the conformance
+ * harness, opened with its `openBackend`. It opens the store, prints `ready`, waits for `go` on
+ * stdin, does its part and prints one JSON line with its result.
  */
 import {
   ConcurrentUpdateError,
