@@ -191,10 +191,13 @@ async function contentionCases(backend: NatsBackend, results: BenchResult[], not
     ),
   );
   const bareProcs = await processes((w) =>
-    startScript<{ retries: number }>(
-      join(__dirname, '../test/support/nats-bare-writer.script.ts'),
-      [NATS_URL, backend.bucket, 'contend-procs-bare', String(w), String(TURNS)],
-    ),
+    startScript<{ retries: number }>(join(__dirname, 'nats-bare-writer.script.ts'), [
+      NATS_URL,
+      backend.bucket,
+      'contend-procs-bare',
+      String(w),
+      String(TURNS),
+    ]),
   );
   const procRefused = oursProcs.results.reduce((sum, r) => sum + r.refused + r.failed, 0);
   const procRetries = bareProcs.results.reduce((sum, r) => sum + r.retries, 0);
