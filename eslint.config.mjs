@@ -26,6 +26,23 @@ export default tseslint.config(
     },
   },
   {
+    // The conformance suites are reached by their alias, never by a path up the tree.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/test/conformance', '**/test/conformance/*'],
+              message: "Import '@agent-memory/conformance'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -19,6 +19,8 @@ module.exports = {
   moduleNameMapper: {
     '^@agent-memory/memory$': '<rootDir>/libs/memory/src/index.ts',
     '^@agent-memory/memory/(.*)$': '<rootDir>/libs/memory/src/$1/index.ts',
+    // The conformance suites and store harnesses (test code: the package never imports it).
+    '^@agent-memory/conformance$': '<rootDir>/test/conformance/index.ts',
   },
   testTimeout: 30000,
   maxWorkers: 2,

@@ -18,8 +18,12 @@ import {
 import { natsBackend, type NatsBackend, type NatsMemory } from '@agent-memory/memory/nats';
 import type { KV } from 'nats';
 import { listByReadingEach } from '../libs/memory/src/core/session-list';
-import { runTogether, startScript } from '../test/support/child-script';
-import type { TurnWriterResult } from '../test/support/nats-turn-writer.script';
+import { runTogether, startScript, type ScriptRun } from '../test/support/child-script';
+import {
+  STORE_PROCESS_SCRIPT,
+  storeProcessArgs,
+  type TurnWriterResult,
+} from '../test/support/store-process';
 import { measure, measureEach, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -108,19 +112,9 @@ async function oursWriter(backend: NatsBackend, key: string, writer: number): Pr
 
 /** Runs `WRITERS` processes of `script` on one session; returns the wall time and their results. */
 async function processes<T>(
-  script: string,
-  bucket: string,
-  key: string,
+  start: (writer: number) => ScriptRun<T>,
 ): Promise<{ ms: number; results: T[] }> {
-  const runs = Array.from({ length: WRITERS }, (_, w) =>
-    startScript<T>(join(__dirname, '../test/support', script), [
-      NATS_URL,
-      bucket,
-      key,
-      String(w),
-      String(TURNS),
-    ]),
-  );
+  const runs = Array.from({ length: WRITERS }, (_, w) => start(w));
   await Promise.all(runs.map((run) => run.ready));
   const started = performance.now();
   const results = await runTogether(runs);
@@ -183,15 +177,27 @@ async function contentionCases(backend: NatsBackend, results: BenchResult[], not
       `refused ${refused} of ${3 * WRITERS * TURNS} saves; the bare loop retried ${bareRetries} times`,
   );
 
-  const oursProcs = await processes<TurnWriterResult>(
-    'nats-turn-writer.script.ts',
-    backend.bucket,
-    'contend-procs-ours',
+  // Each turn saved once, refusals counted (the store-process `turn-writer` role).
+  const oursProcs = await processes((w) =>
+    startScript<TurnWriterResult>(
+      STORE_PROCESS_SCRIPT,
+      storeProcessArgs(
+        'turn-writer',
+        { kind: 'nats', servers: NATS_URL, bucket: backend.bucket, timeoutMs: 2000 },
+        'contend-procs-ours',
+        w,
+        TURNS,
+      ),
+    ),
   );
-  const bareProcs = await processes<{ retries: number }>(
-    'nats-bare-writer.script.ts',
-    backend.bucket,
-    'contend-procs-bare',
+  const bareProcs = await processes((w) =>
+    startScript<{ retries: number }>(join(__dirname, 'nats-bare-writer.script.ts'), [
+      NATS_URL,
+      backend.bucket,
+      'contend-procs-bare',
+      String(w),
+      String(TURNS),
+    ]),
   );
   const procRefused = oursProcs.results.reduce((sum, r) => sum + r.refused + r.failed, 0);
   const procRetries = bareProcs.results.reduce((sum, r) => sum + r.retries, 0);

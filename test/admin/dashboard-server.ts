@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { adminRequest, type AdminRequest } from '../support/admin-request';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -17,7 +18,7 @@ export interface DashboardServer {
   /** Everything the server printed so far. */
   output(): string;
   /** `fetch` on the API with the token. */
-  request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  request: AdminRequest;
   stop(): Promise<void>;
 }
 
@@ -72,17 +73,7 @@ export async function startDashboardServer(
     dashboardUrl,
     token,
     output: () => output,
-    request(path, init = {}) {
-      const { json, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      headers.set('authorization', `Bearer ${token}`);
-      if (json !== undefined) headers.set('content-type', 'application/json');
-      return fetch(`${url}${path}`, {
-        ...rest,
-        headers,
-        body: json !== undefined ? JSON.stringify(json) : rest.body,
-      });
-    },
+    request: adminRequest(url, token),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

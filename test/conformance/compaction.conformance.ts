@@ -1,6 +1,6 @@
 /**
  * Compaction against a real backend (SPEC §5), as one suite each backend plugs into:
- * `describeCompactionConformance('postgres', { create, reopen })`. The LLM is a real local HTTP
+ * `describeCompactionConformance('postgres', postgresHarness())`. The LLM is a real local HTTP
  * server (`test/support/fake-llm.server.ts`).
  */
 import {
@@ -13,27 +13,21 @@ import {
   textContent,
   toolResultMessage,
   userMessage,
-  type MemoryBackend,
   type Message,
-  type SessionStore,
 } from '@agent-memory/memory';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.server';
-import type { ConformanceHarness } from './backend.conformance';
+import { useConformanceBackends, type ConformanceHarness } from './harness';
 import { conversation, texts } from './fixtures';
 
 export function describeCompactionConformance(name: string, harness: ConformanceHarness): void {
   describe(`${name} compaction`, () => {
     let llm: FakeLlm;
-    const opened: MemoryBackend[] = [];
-    let counter = 0;
+    const { session, replica } = useConformanceBackends(harness, 'compact');
 
     beforeAll(async () => {
       llm = await startFakeLlm();
     });
     afterAll(() => llm.close());
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((b) => b.close()));
-    });
 
     const llmCompactor = (keepRecent: number) =>
       new SummaryCompactor(
@@ -48,15 +42,6 @@ export function describeCompactionConformance(name: string, harness: Conformance
           keepRecent,
         },
       );
-
-    async function session(opts?: {
-      pruneCompacted?: boolean;
-    }): Promise<{ b: MemoryBackend; id: string; s: SessionStore }> {
-      const b = await harness.create(opts);
-      opened.push(b);
-      const id = `compact-${process.pid}-${Date.now().toString(36)}-${++counter}`;
-      return { b, id, s: await b.open(id) };
-    }
 
     /** The session's task, then `turns` user/assistant pairs of ~40 tokens each. */
     function longConversation(turns: number): Message[] {
@@ -154,7 +139,7 @@ export function describeCompactionConformance(name: string, harness: Conformance
     it('lets one of two racing compactions win and loses nothing', async () => {
       const { b, id, s } = await session();
       await s.save(longConversation(10));
-      const other = await (harness.reopen ? await harness.reopen(b) : b).open(id);
+      const other = await (await replica(b)).open(id);
       const compactor = new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 4 });
       const results = await Promise.all([
         compactor.compact(s, { thresholdTokens: 1 }),

@@ -2,8 +2,11 @@
  * One suite for every `VectorStore`: each store's spec plugs in a factory making an empty store
  * of the given dimensions.
  */
-import { DimensionMismatchError } from '../../libs/memory/src/rag/rag.errors';
-import type { VectorRecord, VectorStore } from '../../libs/memory/src/rag/vector-store.interface';
+import {
+  DimensionMismatchError,
+  type VectorRecord,
+  type VectorStore,
+} from '@agent-memory/memory/rag';
 
 export interface VectorStoreFactory {
   create(dimensions: number): Promise<VectorStore>;

@@ -3,96 +3,49 @@
  * publisher's request times out, another worker redoes the check, the session gets exactly one
  * snapshot, and no message is lost.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Test } from '@nestjs/testing';
+import { join } from 'node:path';
+import { CompactionService, MemoryService } from '@agent-memory/memory';
 import {
-  assistantMessage,
-  CompactionService,
-  jsonFileBackend,
-  MemoryModule,
-  MemoryService,
-  userMessage,
-} from '@agent-memory/memory';
+  compactionPublisher,
+  killWorkers,
+  longTurns,
+  startWorker,
+  workerEnv,
+  type WorkerProcess,
+} from '../support/compaction-workers';
 import { startFakeLlm } from '../support/fake-llm.server';
-import { testNatsUrl } from '../support/services';
 
-const ROOT = resolve(__dirname, '..', '..');
 const REQUEST_TIMEOUT_MS = 2000;
-
-function startWorker(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise((done) => child.once('exit', done));
-  return new Promise((ready, fail) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('worker ready')) ready({ child, exited });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then(() => fail(new Error(`worker exited before it was ready:\n${output}`)));
-  });
-}
 
 it('redoes the job of a worker killed mid-check on another worker: one snapshot, nothing lost', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-memory-worker-kill-'));
   const llm = await startFakeLlm({ defaultReply: 'summary by the surviving worker' });
   const tag = `${process.pid}-${Date.now().toString(36)}`;
+  const subject = `reliability.compaction.${tag}`;
   const env = {
-    MEMORY_BACKEND: 'jsonfile',
-    MEMORY_DIR: dir,
-    NATS_URL: testNatsUrl(),
-    COMPACT_AT_TOKENS: '100',
-    COMPACT_KEEP_RECENT: '2',
-    COMPACTION_NATS_SUBJECT: `reliability.compaction.${tag}`,
-    COMPACTION_NATS_QUEUE: `reliability-${tag}`,
+    ...workerEnv({ dir, subject, queue: `reliability-${tag}` }),
     LLM_BASE_URL: llm.baseUrl,
     LLM_MODEL: 'm',
   };
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      MemoryModule.forRoot({
-        backend: jsonFileBackend({ dir }),
-        compaction: {
-          mode: 'nats',
-          thresholdTokens: 100,
-          keepRecent: 2,
-          nats: {
-            servers: testNatsUrl(),
-            subject: env.COMPACTION_NATS_SUBJECT,
-            requestTimeoutMs: REQUEST_TIMEOUT_MS,
-            maxAttempts: 5,
-          },
-        },
-      }),
-    ],
-  }).compile();
+  const moduleRef = await compactionPublisher(
+    { dir, subject },
+    { requestTimeoutMs: REQUEST_TIMEOUT_MS, maxAttempts: 5 },
+  );
   await moduleRef.init();
-  const workers: ChildProcess[] = [];
+  const workers: WorkerProcess[] = [];
   try {
     const first = await startWorker(env);
-    workers.push(first.child);
+    workers.push(first);
     const session = await moduleRef.get(MemoryService).session('killed.mid-job');
-    const turns = Array.from({ length: 12 }, (_, i) =>
-      i % 2 === 0
-        ? userMessage(`question ${i}: the river, its bridges and its mills, in some detail please`)
-        : assistantMessage(`answer ${i}: seven bridges, the oldest from the twelfth century`),
-    );
+    const turns = longTurns(12);
     await session.save(turns);
     llm.hangNext();
     const compaction = moduleRef.get(CompactionService);
     const { jobId } = compaction.enqueue('killed.mid-job', { force: true });
     await llm.waitForRequests(1);
-    workers.push((await startWorker(env)).child);
+    workers.push(await startWorker(env));
     const killedAt = Date.now();
     first.child.kill('SIGKILL');
     await first.exited;
@@ -111,7 +64,7 @@ it('redoes the job of a worker killed mid-check on another worker: one snapshot,
     );
   } finally {
     await moduleRef.close();
-    for (const child of workers) if (child.exitCode === null) child.kill('SIGKILL');
+    killWorkers(workers);
     await llm.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,7 +15,7 @@ export interface ScriptRun<T> {
   go(): void;
 }
 
-/** Starts `script` (an absolute path, such as `join(__dirname, 'testing', 'writer.script.ts')`) with `args`. */
+/** Starts `script` (an absolute path, such as `STORE_PROCESS_SCRIPT` of `store-process.ts`) with `args`. */
 export function startScript<T>(script: string, args: string[]): ScriptRun<T> {
   const child: ChildProcess = spawn(
     process.execPath,

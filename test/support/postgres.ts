@@ -3,6 +3,7 @@
  * one server), dropped with everything in it afterwards.
  */
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { testDatabaseUrl } from './services';
 
 /** Hands out schema names no other test uses and drops those schemas on `cleanup()`. */
@@ -46,4 +47,23 @@ export class TestSchemas {
     }
     this.handedOut.clear();
   }
+}
+
+/**
+ * Call at the top of a spec file: a TypeORM `DataSource` on the test database, initialised before
+ * the file's tests and destroyed after them, with every schema `schemas` handed out dropped.
+ */
+export function useTestDataSource(
+  schemas: TestSchemas,
+  opts: { poolSize?: number } = {},
+): DataSource {
+  const dataSource = new DataSource({ type: 'postgres', url: schemas.url, ...opts });
+  beforeAll(async () => {
+    await dataSource.initialize();
+  });
+  afterAll(async () => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await schemas.cleanup();
+  });
+  return dataSource;
 }

@@ -1,12 +1,12 @@
 /**
  * One store process of a cross-process test: `store-process.script.ts <role> <store JSON> <session>
- * …args` (see `store-process.ts` for the roles and the store specs). It opens the store, prints
- * `ready`, waits for `go` on stdin, does its part and prints one JSON line with its result.
+ * …args`. The roles are in `store-process.ts`; the store JSON is a `BackendSpec` of the conformance
+ * harness, opened with its `openBackend`. It opens the store, prints `ready`, waits for `go` on
+ * stdin, does its part and prints one JSON line with its result.
  */
 import {
   ConcurrentUpdateError,
   ExtractiveSummarizer,
-  JsonFileMemory,
   MemoryError,
   SummaryCompactor,
   assistantMessage,
@@ -14,35 +14,25 @@ import {
   type SnapshotStore,
 } from '@agent-memory/memory';
 import { readyAndWaitForGo } from './child-script';
-import type { RacerResult, StoreProcessRole, StoreSpec, WriterResult } from './store-process';
+import { openBackend } from '../conformance/backends';
+import type { BackendSpec } from '../conformance/harness';
+import type {
+  RacerResult,
+  StoreProcessRole,
+  TurnWriterResult,
+  WriterResult,
+} from './store-process';
 
-interface OpenedStore {
-  memory: SnapshotStore;
-  close(): Promise<void>;
-}
-
-/** The backend factory of each store kind, with the options the parent passed. */
-async function openStore(spec: StoreSpec, session: string): Promise<OpenedStore> {
-  switch (spec.kind) {
-    case 'postgres': {
-      const { postgresBackend } = await import('@agent-memory/memory/postgres');
-      const backend = await postgresBackend({ url: spec.url, table: spec.table, poolSize: 2 });
-      return { memory: await backend.open(session), close: () => backend.close() };
-    }
-    case 'nats': {
-      const { natsBackend } = await import('@agent-memory/memory/nats');
-      const backend = await natsBackend({ servers: spec.servers, bucket: spec.bucket });
-      return { memory: await backend.open(session), close: () => backend.close() };
-    }
-    case 'jsonfile':
-      return { memory: await JsonFileMemory.open(spec.file), close: async () => undefined };
-  }
-}
+/** Turn `i` of writer `writer`: `w<writer>-q<i>`, `w<writer>-a<i>`. */
+const turnOf = (writer: string, i: number) => [
+  userMessage(`w${writer}-q${i}`),
+  assistantMessage(`w${writer}-a${i}`),
+];
 
 async function write(memory: SnapshotStore, writer: string, turns: number): Promise<WriterResult> {
   let retries = 0;
   for (let i = 0; i < turns; i++) {
-    const turn = [userMessage(`w${writer}-q${i}`), assistantMessage(`w${writer}-a${i}`)];
+    const turn = turnOf(writer, i);
     for (;;) {
       try {
         await memory.save(turn);
@@ -56,6 +46,25 @@ async function write(memory: SnapshotStore, writer: string, turns: number): Prom
   return { writer, retries };
 }
 
+async function writeOnce(
+  memory: SnapshotStore,
+  writer: string,
+  turns: number,
+): Promise<TurnWriterResult> {
+  const result: TurnWriterResult = { writer, acknowledged: [], refused: 0, failed: 0, errors: [] };
+  for (let i = 0; i < turns; i++) {
+    try {
+      await memory.save(turnOf(writer, i));
+      result.acknowledged.push(i);
+    } catch (error) {
+      if (error instanceof ConcurrentUpdateError) result.refused++;
+      else result.failed++;
+      if (result.errors.length < 5) result.errors.push((error as Error).message);
+    }
+  }
+  return result;
+}
+
 async function race(memory: SnapshotStore, upTo: number, summary: string): Promise<RacerResult> {
   try {
     await memory.saveSnapshot({ summary }, upTo, null);
@@ -66,7 +75,7 @@ async function race(memory: SnapshotStore, upTo: number, summary: string): Promi
   }
 }
 
-async function migrate(spec: StoreSpec): Promise<{ applied: boolean }> {
+async function migrate(spec: BackendSpec): Promise<{ applied: boolean }> {
   if (spec.kind !== 'postgres') throw new Error('the migrate role needs a postgres store');
   const { DataSource } = await import('typeorm');
   const { ensureMemorySchema, memoryMigrationsApplied } =
@@ -92,28 +101,32 @@ async function main(): Promise<unknown> {
     string,
     ...string[],
   ];
-  const spec = JSON.parse(storeJson) as StoreSpec;
+  const spec = JSON.parse(storeJson) as BackendSpec;
   if (role === 'migrate') return migrate(spec);
-  const store = await openStore(spec, session);
+  // The conformance harness's factory, with a small pool: many of these processes run at once.
+  const backend = await openBackend(spec, { poolSize: 2 });
   try {
-    await store.memory.loadSnapshot();
+    const memory = await backend.open(session);
+    await memory.loadSnapshot();
     await readyAndWaitForGo();
     switch (role) {
       case 'writer':
-        return await write(store.memory, args[0]!, Number(args[1]));
+        return await write(memory, args[0]!, Number(args[1]));
+      case 'turn-writer':
+        return await writeOnce(memory, args[0]!, Number(args[1]));
       case 'snapshot-racer':
-        return await race(store.memory, Number(args[0]), args[1]!);
+        return await race(memory, Number(args[0]), args[1]!);
       case 'compactor': {
         const compactor = new SummaryCompactor(new ExtractiveSummarizer(), {
           keepRecent: Number(args[0]),
         });
-        return await compactor.compact(store.memory, { thresholdTokens: 1 });
+        return await compactor.compact(memory, { thresholdTokens: 1 });
       }
       default:
         throw new Error(`unknown role "${String(role)}"`);
     }
   } finally {
-    await store.close();
+    await backend.close();
   }
 }
 

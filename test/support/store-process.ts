@@ -1,20 +1,20 @@
 /**
  * The parent's side of `store-process.script.ts`, the one script the cross-process tests of every
- * store run as separate OS processes (with `startScript` from `child-script.ts`).
+ * store run as separate OS processes (with `startScript` from `child-script.ts`). Each process
+ * opens the store with the conformance harness's factory (`openBackend` of a `BackendSpec`).
  */
 import { join } from 'node:path';
-
-/** Which store a process opens: the backend factory's options, as JSON on its command line. */
-export type StoreSpec =
-  | { kind: 'postgres'; url: string; table: string }
-  | { kind: 'nats'; servers: string; bucket: string }
-  /** One JSON session file (`JsonFileMemory.open(file)`); the session argument is then ignored. */
-  | { kind: 'jsonfile'; file: string };
+import type { BackendSpec } from '../conformance/harness';
 
 /** What one process does once released (all start together on `go`). */
 export type StoreProcessRole =
   /** `writer <writer> <turns>`: saves `turns` turns `w<writer>-q<i>`, `w<writer>-a<i>` in order. */
   | 'writer'
+  /**
+   * `turn-writer <writer> <turns>`: saves the same turns once each, no retry, and reports which
+   * were acknowledged, refused (`ConcurrentUpdateError`) or failed otherwise (a server going away).
+   */
+  | 'turn-writer'
   /** `snapshot-racer <upTo> <summary>`: saves a snapshot with `prev` null. */
   | 'snapshot-racer'
   /** `compactor <keepRecent>`: compacts once (offline summariser, threshold 1 token). */
@@ -28,6 +28,15 @@ export interface WriterResult {
   /** Saves tried again after a `ConcurrentUpdateError`. */
   retries: number;
 }
+export interface TurnWriterResult {
+  writer: string;
+  /** The turn numbers whose save resolved: each must be stored. A turn that failed may or may not be. */
+  acknowledged: number[];
+  refused: number;
+  failed: number;
+  /** The first few failure messages, for a test's log. */
+  errors: string[];
+}
 export interface RacerResult {
   outcome: 'won' | 'lost';
   /** The loser's error code, such as `SNAPSHOT_CONFLICT`. */
@@ -40,7 +49,7 @@ export const STORE_PROCESS_SCRIPT = join(__dirname, 'store-process.script.ts');
 /** The command line of one process: `<role> <store JSON> <session> …args`. */
 export function storeProcessArgs(
   role: StoreProcessRole,
-  store: StoreSpec,
+  store: BackendSpec,
   session: string,
   ...args: (string | number)[]
 ): string[] {

@@ -7,7 +7,7 @@ import { AdminToken } from './auth/admin-token';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
 import { CompactionsController } from './compactions/compactions.controller';
-import { CompactionsService } from './compactions/compactions.service';
+import { CompactionJobsService } from './compactions/compaction-jobs.service';
 import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
@@ -66,7 +66,7 @@ export class AppModule {
       ShutdownDrainService,
       SessionsService,
       SessionViewsService,
-      CompactionsService,
+      CompactionJobsService,
       RecallService,
       MemoryHealthIndicator,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },

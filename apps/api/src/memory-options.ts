@@ -1,6 +1,6 @@
 import type { MemoryModuleOptions } from '@agent-memory/memory';
 import { instrumentBackend } from '@agent-memory/memory/observability';
-import { memoryModuleOptionsFromConfig } from '../../shared/memory-options.factory';
+import { memoryModuleOptionsFromConfig } from '../../memory-config/memory-options.factory';
 import { compactionJobStoreFor } from './compactions/compaction-job-store.factory';
 import type { ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';

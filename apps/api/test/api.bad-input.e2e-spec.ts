@@ -2,29 +2,10 @@
  * Input no store can keep is a 400 naming the field on every backend, never a 503 that tells the
  * client to retry, and it changes nothing stored.
  */
-import type { BackendKind } from '@agent-memory/memory';
-import {
-  backendEnv,
-  startTestServer,
-  type BackendEnv,
-  type TestServer,
-} from './support/api-test-server';
+import { ALL_BACKENDS, useTestServer } from './support/api-test-server';
 
-const BACKENDS: BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
-
-describe.each(BACKENDS)('bad input on the %s backend', (kind) => {
-  let data: BackendEnv;
-  let api: TestServer;
-
-  beforeAll(async () => {
-    data = backendEnv(kind);
-    api = await startTestServer(data.env);
-  });
-
-  afterAll(async () => {
-    await api?.dispose();
-    await data?.cleanup();
-  });
+describe.each(ALL_BACKENDS)('bad input on the %s backend', (kind) => {
+  const api = useTestServer(kind);
 
   const raw = (path: string, method: string, body: string) =>
     api.request(path, { method, body, headers: { 'content-type': 'application/json' } });

@@ -3,42 +3,22 @@
  * the summariser's LLM: a job goes queued → running → done with its result, the snapshot shows on
  * the session, and a failed LLM call fails the job and changes nothing.
  */
-import type { BackendKind, CompactionJob } from '@agent-memory/memory';
+import type { CompactionJob } from '@agent-memory/memory';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.server';
-import {
-  backendEnv,
-  startTestServer,
-  type BackendEnv,
-  type TestServer,
-} from './support/api-test-server';
+import { ALL_BACKENDS, assistantText, userText, useTestServer } from './support/api-test-server';
 
-const BACKENDS: BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
-
-const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
-const assistant = (text: string) => ({ role: 'assistant', parts: [{ type: 'text', text }] });
-
-describe.each(BACKENDS)('compaction through the admin API on the %s backend', (kind) => {
+describe.each(ALL_BACKENDS)('compaction through the admin API on the %s backend', (kind) => {
   let llm: FakeLlm;
-  let data: BackendEnv;
-  let api: TestServer;
-
   beforeAll(async () => {
     llm = await startFakeLlm();
-    data = backendEnv(kind);
-    api = await startTestServer({
-      ...data.env,
-      LLM_BASE_URL: llm.baseUrl,
-      LLM_MODEL: 'test-model',
-      COMPACT_KEEP_RECENT: '2',
-      COMPACT_AT_TOKENS: '100000',
-    });
   });
-
-  afterAll(async () => {
-    await api?.dispose();
-    await llm?.close();
-    await data?.cleanup();
-  });
+  afterAll(() => llm?.close());
+  const api = useTestServer(kind, () => ({
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_MODEL: 'test-model',
+    COMPACT_KEEP_RECENT: '2',
+    COMPACT_AT_TOKENS: '100000',
+  }));
 
   async function job(jobId: string): Promise<CompactionJob> {
     const response = await api.request(`/api/compactions/${jobId}`);
@@ -68,12 +48,12 @@ describe.each(BACKENDS)('compaction through the admin API on the %s backend', (k
 
   async function seed(id: string): Promise<void> {
     const messages = [
-      user('Plan a week in Lisbon for two in May'),
-      assistant('Happy to. Do you prefer museums or beaches?'),
-      user('Mostly food and walking tours, some museums'),
-      assistant('Then stay in Baixa; here is a day-by-day plan with restaurants and walks'),
-      user('Add a day trip to Sintra'),
-      assistant('Added Sintra on day four, by train from Rossio'),
+      userText('Plan a week in Lisbon for two in May'),
+      assistantText('Happy to. Do you prefer museums or beaches?'),
+      userText('Mostly food and walking tours, some museums'),
+      assistantText('Then stay in Baixa; here is a day-by-day plan with restaurants and walks'),
+      userText('Add a day trip to Sintra'),
+      assistantText('Added Sintra on day four, by train from Rossio'),
     ];
     const response = await api.request(`/api/sessions/${id}/messages`, {
       method: 'POST',
@@ -130,8 +110,8 @@ describe.each(BACKENDS)('compaction through the admin API on the %s backend', (k
         .filter((e: { covered: boolean }) => !e.covered)
         .map((e: { message: unknown }) => e.message),
     ).toEqual([
-      user('Add a day trip to Sintra'),
-      assistant('Added Sintra on day four, by train from Rossio'),
+      userText('Add a day trip to Sintra'),
+      assistantText('Added Sintra on day four, by train from Rossio'),
     ]);
   });
 

@@ -8,36 +8,15 @@ import type {
   SessionExport,
   TranscriptPage,
 } from '../src/contract/admin-api.types';
-import {
-  backendEnv,
-  startTestServer,
-  type BackendEnv,
-  type TestServer,
-} from './support/api-test-server';
-
-const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
-const assistant = (text: string) => ({ role: 'assistant', parts: [{ type: 'text', text }] });
+import { assistantText, userText, useTestServer } from './support/api-test-server';
 
 describe('dashboard routes', () => {
-  let data: BackendEnv;
-  let api: TestServer;
-
-  beforeAll(async () => {
-    data = backendEnv('jsonfile');
-    api = await startTestServer({
-      ...data.env,
-      COMPACT_AT_TOKENS: '5000',
-      COMPACT_KEEP_RECENT: '2',
-    });
+  const api = useTestServer('jsonfile', {
+    COMPACT_AT_TOKENS: '5000',
+    COMPACT_KEEP_RECENT: '2',
   });
 
-  afterAll(async () => {
-    await api?.dispose();
-    await data?.cleanup();
-  });
-
-  const append = (id: string, messages: unknown[]) =>
-    api.request(`/api/sessions/${id}/messages`, { method: 'POST', json: { messages } });
+  const append = (id: string, messages: unknown[]) => api.append(id, messages);
 
   async function compacted(id: string): Promise<void> {
     const accepted = await api.request(`/api/sessions/${id}/compact`, {
@@ -73,12 +52,12 @@ describe('dashboard routes', () => {
 
   it('pages the transcript with each message token count and the covered flag', async () => {
     await append('views-a', [
-      user('the task: sort the files'),
-      assistant('ok'),
-      user('next'),
-      assistant('done'),
-      user('and'),
-      assistant('more'),
+      userText('the task: sort the files'),
+      assistantText('ok'),
+      userText('next'),
+      assistantText('done'),
+      userText('and'),
+      assistantText('more'),
     ]);
     await compacted('views-a');
     const first = (await (
@@ -121,7 +100,7 @@ describe('dashboard routes', () => {
   });
 
   it('exports a session as JSON and as Markdown where message text cannot break out', async () => {
-    await append('views-b', [user('hello ``` <b>not bold</b>'), assistant('hi')]);
+    await append('views-b', [userText('hello ``` <b>not bold</b>'), assistantText('hi')]);
     await api.request('/api/sessions/views-b/meta', {
       method: 'PATCH',
       json: { title: 'Greeting' },
@@ -157,7 +136,7 @@ describe('dashboard routes', () => {
   });
 
   it('clears a session: messages, snapshot and metadata go, the id stays usable', async () => {
-    await append('views-c', [user('one'), assistant('two')]);
+    await append('views-c', [userText('one'), assistantText('two')]);
     await api.request('/api/sessions/views-c/meta', { method: 'PATCH', json: { title: 'C' } });
     expect((await api.request('/api/sessions/views-c/clear', { method: 'POST' })).status).toBe(204);
     const after = await api.request('/api/sessions/views-c/transcript');

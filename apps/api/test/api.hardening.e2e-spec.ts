@@ -13,12 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { startApiServer } from '../src/api.server';
 import { ConfigValidationError } from '../src/config/api-config';
 import { startThrowawayPostgres, type ThrowawayServer } from '../../../test/support/services';
-import {
-  backendEnv,
-  startTestServer,
-  TEST_ADMIN_TOKEN,
-  type TestServer,
-} from './support/api-test-server';
+import { backendEnv, startTestServer, type TestServer } from './support/api-test-server';
 
 /** Keeps what the server logs, to check what it does not say. */
 class RecordingLogger extends ConsoleLogger {
@@ -56,32 +51,11 @@ describe('admin API hardening', () => {
       dir = mkdtempSync(join(tmpdir(), 'agent-memory-hardening-'));
       mkdirSync(join(dir, 'dist'));
       writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><title>dashboard</title>');
-      const server = await startApiServer({
-        env: {
-          PORT: '0',
-          MEMORY_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-          MEMORY_BACKEND: 'jsonfile',
-          MEMORY_DIR: join(dir, 'sessions'),
-        },
-        logger,
+      api = await startTestServer(
+        { MEMORY_BACKEND: 'jsonfile', MEMORY_DIR: join(dir, 'sessions') },
         // With the dashboard built, its static-file handler sits in front of every error.
-        adminDistDir: join(dir, 'dist'),
-      });
-      api = {
-        server,
-        request: (path, init = {}) => {
-          const { token = TEST_ADMIN_TOKEN, json, ...rest } = init;
-          const headers = new Headers(rest.headers);
-          if (token !== null) headers.set('authorization', `Bearer ${token}`);
-          if (json !== undefined) headers.set('content-type', 'application/json');
-          return fetch(`${server.url}${path}`, {
-            ...rest,
-            headers,
-            body: json !== undefined ? JSON.stringify(json) : rest.body,
-          });
-        },
-        dispose: () => server.app.close(),
-      };
+        { adminDistDir: join(dir, 'dist'), logger },
+      );
       cleanups.push(async () => {
         await api.dispose();
         rmSync(dir, { recursive: true, force: true });

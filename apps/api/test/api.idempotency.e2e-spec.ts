@@ -2,36 +2,15 @@
  * `POST /api/sessions/:id/messages` with an `Idempotency-Key` header, once per backend: a retry
  * stores nothing and answers as the first time; the answer is what the save stored.
  */
-import type { BackendKind } from '@agent-memory/memory';
-import {
-  backendEnv,
-  startTestServer,
-  type BackendEnv,
-  type TestServer,
-} from './support/api-test-server';
+import { ALL_BACKENDS, userText, useTestServer } from './support/api-test-server';
 
-const BACKENDS: BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
-
-const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
-
-describe.each(BACKENDS)('idempotent appends on the %s backend', (kind) => {
-  let data: BackendEnv;
-  let api: TestServer;
-
-  beforeAll(async () => {
-    data = backendEnv(kind);
-    api = await startTestServer(data.env);
-  });
-
-  afterAll(async () => {
-    await api?.dispose();
-    await data?.cleanup();
-  });
+describe.each(ALL_BACKENDS)('idempotent appends on the %s backend', (kind) => {
+  const api = useTestServer(kind);
 
   const append = (id: string, texts: string[], key?: string) =>
     api.request(`/api/sessions/${id}/messages`, {
       method: 'POST',
-      json: { messages: texts.map(user) },
+      json: { messages: texts.map(userText) },
       headers: key === undefined ? {} : { 'idempotency-key': key },
     });
 

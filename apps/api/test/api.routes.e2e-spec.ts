@@ -1,39 +1,16 @@
 /**
  * Every route of SPEC §7 over real HTTP, once per backend: the same table-driven suite.
  */
-import type { BackendKind, SessionInfo } from '@agent-memory/memory';
-import {
-  backendEnv,
-  startTestServer,
-  type BackendEnv,
-  type TestServer,
-} from './support/api-test-server';
+import type { SessionInfo } from '@agent-memory/memory';
+import { ALL_BACKENDS, assistantText, userText, useTestServer } from './support/api-test-server';
 
-const BACKENDS: BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
-
-const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
-const assistant = (text: string) => ({ role: 'assistant', parts: [{ type: 'text', text }] });
-
-describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
-  let data: BackendEnv;
-  let api: TestServer;
-
-  beforeAll(async () => {
-    data = backendEnv(kind);
-    api = await startTestServer({
-      ...data.env,
-      COMPACT_AT_TOKENS: '5000',
-      COMPACT_KEEP_RECENT: '2',
-    });
+describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
+  const api = useTestServer(kind, {
+    COMPACT_AT_TOKENS: '5000',
+    COMPACT_KEEP_RECENT: '2',
   });
 
-  afterAll(async () => {
-    await api?.dispose();
-    await data?.cleanup();
-  });
-
-  const append = (id: string, messages: unknown[]) =>
-    api.request(`/api/sessions/${id}/messages`, { method: 'POST', json: { messages } });
+  const append = (id: string, messages: unknown[]) => api.append(id, messages);
 
   describe('auth', () => {
     it('answers 401 as JSON without a token and with a wrong one, 200 with the right one', async () => {
@@ -83,8 +60,8 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
   describe('sessions', () => {
     it('appends messages and shows the session with its context size and threshold', async () => {
       const created = await append('chat-1', [
-        user('Plan a trip to Lisbon'),
-        assistant('Sure, when?'),
+        userText('Plan a trip to Lisbon'),
+        assistantText('Sure, when?'),
       ]);
       expect(created.status).toBe(201);
       const stored = await created.json();
@@ -112,7 +89,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
       expect(Number.isNaN(Date.parse(detail.updatedAt))).toBe(false);
 
       await append('chat-1', [
-        user('In May, for a week, with a long description of what we like to do'),
+        userText('In May, for a week, with a long description of what we like to do'),
       ]);
       const after = await (await api.request('/api/sessions/chat-1')).json();
       expect(after.messages).toBe(3);
@@ -125,14 +102,14 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
       ]);
       expect(response.status).toBe(201);
       const page = await (await api.request('/api/sessions/phero-1/messages')).json();
-      expect(page.items.map((e: { message: unknown }) => e.message)).toEqual([user('hi')]);
+      expect(page.items.map((e: { message: unknown }) => e.message)).toEqual([userText('hi')]);
     });
 
     it("pages through a session's messages oldest first with cursors", async () => {
       const texts = ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6'];
       await append(
         'paged',
-        texts.map((text, i) => (i % 2 ? assistant(text) : user(text))),
+        texts.map((text, i) => (i % 2 ? assistantText(text) : userText(text))),
       );
       const seen: string[] = [];
       const cursors: number[] = [];
@@ -181,7 +158,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
 
     it('pages through more sessions than one page, newest first, each once', async () => {
       const ids = Array.from({ length: 7 }, (_, i) => `many-${i}`);
-      for (const id of ids) await append(id, [user(`hello ${id}`)]);
+      for (const id of ids) await append(id, [userText(`hello ${id}`)]);
       const listed: SessionInfo[] = [];
       let after: string | null = null;
       let pages = 0;
@@ -202,7 +179,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
     });
 
     it('deletes a session: 204, then 404', async () => {
-      await append('doomed', [user('bye')]);
+      await append('doomed', [userText('bye')]);
       const deleted = await api.request('/api/sessions/doomed', { method: 'DELETE' });
       expect(deleted.status).toBe(204);
       expect(await deleted.text()).toBe('');
@@ -215,7 +192,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
 
   describe('compaction', () => {
     it('validates the compact body', async () => {
-      await append('to-compact-2', [user('one')]);
+      await append('to-compact-2', [userText('one')]);
       const response = await api.request('/api/sessions/to-compact-2/compact', {
         method: 'POST',
         json: { force: 'yes' },
@@ -247,11 +224,11 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
         expect([id, response.status]).toEqual([id, 400]);
         expect((await response.json()).code).toBe('INVALID_SESSION_ID');
       }
-      expect((await append('no%20spaces', [user('x')])).status).toBe(400);
+      expect((await append('no%20spaces', [userText('x')])).status).toBe(400);
     });
 
     it('names the offending field of a bad message and writes nothing', async () => {
-      const response = await append('strict', [user('fine'), { role: 'robot', parts: [] }]);
+      const response = await append('strict', [userText('fine'), { role: 'robot', parts: [] }]);
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({
         statusCode: 400,
@@ -271,7 +248,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
 
       const tooMany = await append(
         'strict',
-        Array.from({ length: 501 }, () => user('x')),
+        Array.from({ length: 501 }, () => userText('x')),
       );
       expect((await tooMany.json()).field).toBe('messages');
 
@@ -287,7 +264,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
         message: expect.stringMatching(/JSON/),
       });
 
-      const tooLarge = await append('strict', [user('x'.repeat(5 * 1024 * 1024))]);
+      const tooLarge = await append('strict', [userText('x'.repeat(5 * 1024 * 1024))]);
       expect(tooLarge.status).toBe(413);
       expect((await tooLarge.json()).code).toBe('PAYLOAD_TOO_LARGE');
     });
@@ -317,7 +294,7 @@ describe.each(BACKENDS)('admin API on the %s backend', (kind) => {
         expect([query, response.status]).toEqual([query, 400]);
         expect(await response.json()).toMatchObject({ code: 'INVALID_QUERY', field });
       }
-      await append('q', [user('x')]);
+      await append('q', [userText('x')]);
       const badCursor = await api.request('/api/sessions/q/messages?after=-1');
       expect(await badCursor.json()).toMatchObject({ code: 'INVALID_QUERY', field: 'after' });
     });

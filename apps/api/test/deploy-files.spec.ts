@@ -8,7 +8,7 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { parseMemoryConfig } from '../../shared/memory-config';
+import { parseMemoryConfig } from '../../memory-config/memory-config';
 import { API_ENV_VARS, parseApiConfig } from '../src/config/api-config';
 import { HealthController } from '../src/health/health.controller';
 

@@ -1,8 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, getConfigToken, registerAs } from '@nestjs/config';
 import { MemoryModule } from '@agent-memory/memory';
-import type { MemoryConfig } from '../../shared/memory-config';
-import { memoryModuleOptionsFromConfig } from '../../shared/memory-options.factory';
+import type { MemoryConfig } from '../../memory-config/memory-config';
+import { memoryModuleOptionsFromConfig } from '../../memory-config/memory-options.factory';
 import { compactionWorkerController } from './compaction-worker.controller';
 
 /** Injection token of the worker's validated {@link MemoryConfig}. */

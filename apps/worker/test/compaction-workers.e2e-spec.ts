@@ -1,100 +1,40 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Test, type TestingModule } from '@nestjs/testing';
+import { join } from 'node:path';
+import type { TestingModule } from '@nestjs/testing';
+import { CompactionService, MemoryService } from '@agent-memory/memory';
 import {
-  assistantMessage,
-  CompactionService,
-  jsonFileBackend,
-  MemoryModule,
-  MemoryService,
-  userMessage,
-  type Message,
-} from '@agent-memory/memory';
+  compactionPublisher,
+  killWorkers,
+  longTurns,
+  startWorker,
+  workerEnv,
+  type WorkerProcess,
+} from '../../../test/support/compaction-workers';
 import { startFakeLlm } from '../../../test/support/fake-llm.server';
-import { testNatsUrl } from '../../../test/support/services';
-
-const ROOT = resolve(__dirname, '..', '..', '..');
-
-interface Worker {
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
-function startWorker(env: Record<string, string>): Promise<Worker> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return new Promise((ready, fail) => {
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes('worker ready')) ready({ child, output, exited });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) =>
-      fail(new Error(`worker exited with ${code} before it was ready:\n${output.join('')}`)),
-    );
-  });
-}
-
-const longTurns = (n: number): Message[] =>
-  Array.from({ length: n }, (_, i) =>
-    i % 2 === 0
-      ? userMessage(
-          `question ${i}: tell me about the history of the river and its many bridges and mills`,
-        )
-      : assistantMessage(
-          `answer ${i}: the river was crossed by seven bridges, the oldest from the twelfth century`,
-        ),
-  );
 
 describe('compaction workers over NATS (mode: nats)', () => {
   jest.setTimeout(90_000);
   let dir: string;
   let moduleRef: TestingModule;
-  const workers: Worker[] = [];
+  const workers: WorkerProcess[] = [];
   const tag = `${process.pid}-${Date.now().toString(36)}`;
   const subject = `test.compaction.${tag}`;
-  const env = () => ({
-    MEMORY_BACKEND: 'jsonfile',
-    MEMORY_DIR: dir,
-    NATS_URL: testNatsUrl(),
-    COMPACT_AT_TOKENS: '100',
-    COMPACT_KEEP_RECENT: '2',
-    COMPACTION_NATS_SUBJECT: subject,
-    COMPACTION_NATS_QUEUE: `test-workers-${tag}`,
-  });
+  const env = () => workerEnv({ dir, subject, queue: `test-workers-${tag}` });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'compaction-workers-'));
     workers.push(...(await Promise.all([startWorker(env()), startWorker(env())])));
-    moduleRef = await Test.createTestingModule({
-      imports: [
-        MemoryModule.forRoot({
-          backend: jsonFileBackend({ dir }),
-          compaction: {
-            mode: 'nats',
-            thresholdTokens: 100,
-            keepRecent: 2,
-            maxConcurrent: 8,
-            nats: { servers: testNatsUrl(), subject, requestTimeoutMs: 15_000, maxAttempts: 8 },
-          },
-        }),
-      ],
-    }).compile();
+    moduleRef = await compactionPublisher(
+      { dir, subject },
+      { requestTimeoutMs: 15_000, maxAttempts: 8, maxConcurrent: 8 },
+    );
     await moduleRef.init();
   });
 
   afterAll(async () => {
     await moduleRef?.close();
-    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    killWorkers(workers);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -135,19 +75,7 @@ describe('compaction workers over NATS (mode: nats)', () => {
       LLM_MODEL: 'm',
       COMPACTION_SHUTDOWN_GRACE_MS: '200',
     };
-    const local = await Test.createTestingModule({
-      imports: [
-        MemoryModule.forRoot({
-          backend: jsonFileBackend({ dir }),
-          compaction: {
-            mode: 'nats',
-            thresholdTokens: 100,
-            keepRecent: 2,
-            nats: { servers: testNatsUrl(), subject: handBack.COMPACTION_NATS_SUBJECT },
-          },
-        }),
-      ],
-    }).compile();
+    const local = await compactionPublisher({ dir, subject: handBack.COMPACTION_NATS_SUBJECT });
     try {
       const first = await startWorker(handBack);
       workers.push(first);

@@ -1,25 +1,31 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type {
+  CompactionJob,
+  CompactionJobError,
+  CompactionJobState,
+  CompactionResult,
+} from '../contract/admin-api.types';
 
-/** OpenAPI shape of a failed job's error. */
-export class CompactionJobErrorDto {
+/** OpenAPI shape of a failed job's error; `implements` the contract so drift fails the type check. */
+export class CompactionJobErrorDto implements CompactionJobError {
   @ApiProperty({ example: 'LlmRequestError' }) name!: string;
   @ApiPropertyOptional({ description: 'the MemoryError code, when it was one' }) code?: string;
   @ApiProperty() message!: string;
 }
 
 /** OpenAPI shape of `GET /api/compactions/:jobId`. */
-export class CompactionJobDto {
+export class CompactionJobDto implements CompactionJob {
   @ApiProperty() id!: string;
   @ApiProperty() sessionId!: string;
   @ApiProperty() force!: boolean;
   @ApiProperty() dryRun!: boolean;
-  @ApiProperty({ enum: ['queued', 'running', 'done', 'failed'] }) state!: string;
+  @ApiProperty({ enum: ['queued', 'running', 'done', 'failed'] }) state!: CompactionJobState;
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
     description: '{ compacted, reason?, upTo?, tokensBefore, tokensAfter, snapshot? } once done',
   })
-  result?: unknown;
+  result?: CompactionResult;
   @ApiPropertyOptional({ type: CompactionJobErrorDto, description: 'once failed' })
   error?: CompactionJobErrorDto;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;

@@ -8,9 +8,9 @@ import {
 } from '@nestjs/swagger';
 import type { CompactionJob } from '@agent-memory/memory';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
-import { ApiErrorDto } from '../sessions/session.dto';
+import { ApiErrorDto } from '../errors/api-error.dto';
 import { CompactionJobDto } from './compaction.dto';
-import { CompactionsService } from './compactions.service';
+import { CompactionJobsService } from './compaction-jobs.service';
 
 /** SPEC §7: `GET /api/compactions/:jobId`. */
 @ApiTags('compactions')
@@ -19,12 +19,12 @@ import { CompactionsService } from './compactions.service';
 @UseGuards(AdminTokenGuard)
 @Controller('api/compactions')
 export class CompactionsController {
-  constructor(private readonly compactions: CompactionsService) {}
+  constructor(private readonly compactionJobs: CompactionJobsService) {}
 
   @Get(':jobId')
   @ApiOkResponse({ type: CompactionJobDto })
   @ApiNotFoundResponse({ type: ApiErrorDto })
   job(@Param('jobId') jobId: string): Promise<CompactionJob> {
-    return this.compactions.job(jobId);
+    return this.compactionJobs.job(jobId);
   }
 }

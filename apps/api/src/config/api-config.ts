@@ -1,16 +1,16 @@
-import { ConfigValidationError } from '../../../shared/config-validation.error';
+import { ConfigValidationError } from '../../../memory-config/config-validation.error';
 import {
   EnvReader,
   MEMORY_ENV_VARS,
   readMemoryConfig,
   type MemoryConfig,
-} from '../../../shared/memory-config';
+} from '../../../memory-config/memory-config';
 
 export { ConfigValidationError };
 
 /**
  * The admin server's settings, read once from the environment at start-up: the memory settings
- * shared with the worker (`apps/shared/memory-config.ts`) plus the server's own.
+ * shared with the worker (`apps/memory-config/memory-config.ts`) plus the server's own.
  */
 export interface ApiConfig extends MemoryConfig {
   /** `MEMORY_ADMIN_TOKEN`: bearer token for `/api`; null makes a random one at start-up. */

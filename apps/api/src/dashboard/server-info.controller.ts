@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import type { ApiConfig } from '../config/api-config';
 import { API_CONFIG } from '../config/api-config.module';
-import { ApiErrorDto } from '../sessions/session.dto';
+import { ApiErrorDto } from '../errors/api-error.dto';
 import type { ServerInfo } from '../contract/admin-api.types';
 
 /** `GET /api/info`: the backend and compaction settings the dashboard's header shows. */

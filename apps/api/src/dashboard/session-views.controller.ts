@@ -13,7 +13,7 @@ import type { Response } from 'express';
 import { assertSessionId } from '@agent-memory/memory';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { invalidField } from '../errors/api-http.error';
-import { ApiErrorDto } from '../sessions/session.dto';
+import { ApiErrorDto } from '../errors/api-error.dto';
 import { parseMessagesQuery } from '../sessions/session-request.parsers';
 import type { ContextTokens, SessionContext, TranscriptPage } from '../contract/admin-api.types';
 import { sessionExportMarkdown } from './session-export.markdown';

@@ -1,7 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
+import type { CompactOptions } from '@agent-memory/memory';
+import type {
+  AppendResult,
+  CoveredEntry,
+  Message,
+  MessagesPage,
+  SessionDetail,
+  SessionInfo,
+  SessionPage,
+  StoredSnapshot,
+} from '../contract/admin-api.types';
 
-/** OpenAPI shapes of the sessions routes (documentation only; bodies are checked by the parsers). */
+/**
+ * OpenAPI shapes of the sessions routes (documentation only; bodies are checked by the parsers).
+ * Each `implements` its contract type, so a field the contract adds or retypes fails the type check.
+ */
 
 const MESSAGE_SCHEMA: SchemaObject = {
   type: 'object',
@@ -18,7 +32,7 @@ const MESSAGE_SCHEMA: SchemaObject = {
   required: ['role', 'parts'],
 };
 
-export class SessionInfoDto {
+export class SessionInfoDto implements SessionInfo {
   @ApiProperty() id!: string;
   @ApiProperty({ description: 'messages ever saved (outlives pruning)' }) messages!: number;
   @ApiProperty({ description: 'messages kept now' }) stored!: number;
@@ -31,41 +45,41 @@ export class SessionInfoDto {
   >;
 }
 
-export class SessionPageDto {
+export class SessionPageDto implements SessionPage {
   @ApiProperty({ type: [SessionInfoDto] }) items!: SessionInfoDto[];
   @ApiProperty({ type: String, nullable: true, description: 'pass as `after` for the next page' })
   next!: string | null;
 }
 
-export class StoredSnapshotDto {
+export class StoredSnapshotDto implements StoredSnapshot {
   @ApiProperty() summary!: string;
-  @ApiPropertyOptional({ type: 'array', items: MESSAGE_SCHEMA }) pinned?: unknown[];
+  @ApiPropertyOptional({ type: 'array', items: MESSAGE_SCHEMA }) pinned?: Message[];
   @ApiProperty({ description: 'cursor of the last covered message' }) upTo!: number;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-export class SessionDetailDto extends SessionInfoDto {
+export class SessionDetailDto extends SessionInfoDto implements SessionDetail {
   @ApiProperty({ type: StoredSnapshotDto, nullable: true }) snapshot!: StoredSnapshotDto | null;
   @ApiProperty({ description: 'tokens of the context retrieve() returns now' }) tokens!: number;
   @ApiProperty({ description: 'COMPACT_AT_TOKENS: the context size that triggers compaction' })
   compactAt!: number;
 }
 
-export class SessionEntryDto {
+export class SessionEntryDto implements CoveredEntry {
   @ApiProperty() cursor!: number;
   @ApiProperty({
     type: 'object',
     description: MESSAGE_SCHEMA.description,
     additionalProperties: true,
   })
-  message!: unknown;
+  message!: Message;
   @ApiProperty({
     description: 'true when the snapshot covers this message (cursor <= snapshot.upTo)',
   })
   covered!: boolean;
 }
 
-export class MessagesPageDto {
+export class MessagesPageDto implements MessagesPage {
   @ApiProperty({ type: [SessionEntryDto], description: 'oldest first' }) items!: SessionEntryDto[];
   @ApiProperty({
     type: Number,
@@ -80,7 +94,7 @@ export class AppendMessagesDto {
   messages!: unknown[];
 }
 
-export class AppendedDto {
+export class AppendedDto implements AppendResult {
   @ApiProperty({ description: 'messages stored (for a replay: by the first request)' })
   appended!: number;
   @ApiProperty({ type: Number, nullable: true, description: 'cursor of the first stored message' })
@@ -93,15 +107,8 @@ export class AppendedDto {
   replayed!: boolean;
 }
 
-export class CompactRequestDto {
+export class CompactRequestDto implements Pick<CompactOptions, 'force' | 'dryRun'> {
   @ApiPropertyOptional({ description: 'compact even under the threshold' }) force?: boolean;
   @ApiPropertyOptional({ description: 'compute the result without saving a snapshot' })
   dryRun?: boolean;
-}
-
-export class ApiErrorDto {
-  @ApiProperty() statusCode!: number;
-  @ApiProperty({ example: 'INVALID_MESSAGE' }) code!: string;
-  @ApiProperty() message!: string;
-  @ApiPropertyOptional({ example: 'messages[0].role' }) field?: string;
 }

@@ -28,11 +28,11 @@ import {
 } from '@nestjs/swagger';
 import type { SessionInfo, SessionPage } from '@agent-memory/memory';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
-import { CompactionsService } from '../compactions/compactions.service';
+import { ApiErrorDto } from '../errors/api-error.dto';
+import { CompactionJobsService } from '../compactions/compaction-jobs.service';
 import {
   AppendMessagesDto,
   AppendedDto,
-  ApiErrorDto,
   CompactRequestDto,
   MessagesPageDto,
   SessionDetailDto,
@@ -72,7 +72,7 @@ import type {
 export class SessionsController {
   constructor(
     private readonly sessions: SessionsService,
-    private readonly compactions: CompactionsService,
+    private readonly compactionJobs: CompactionJobsService,
   ) {}
 
   @Get()
@@ -150,6 +150,6 @@ export class SessionsController {
   async compact(@Param('id') id: string, @Body() body: unknown): Promise<CompactAccepted> {
     const opts = parseCompactBody(body);
     await this.sessions.info(id);
-    return { jobId: await this.compactions.enqueue(id, opts) };
+    return { jobId: await this.compactionJobs.enqueue(id, opts) };
   }
 }

@@ -14,7 +14,7 @@ import {
   contextMessages,
 } from '@agent-memory/memory';
 import { ApiHttpError, invalidField } from '../errors/api-http.error';
-import { CompactionsService } from '../compactions/compactions.service';
+import { CompactionJobsService } from '../compactions/compaction-jobs.service';
 import type { AppendResult, MessagesPage, SessionDetail } from '../contract/admin-api.types';
 
 /** The sessions routes over the `MemoryBackend` port. Unknown sessions are `404 SESSION_NOT_FOUND`. */
@@ -24,7 +24,7 @@ export class SessionsService {
     @Inject(MEMORY_BACKEND) private readonly backend: MemoryBackend,
     private readonly tokens: TokenCounter,
     private readonly compaction: CompactionService,
-    private readonly compactions: CompactionsService,
+    private readonly compactionJobs: CompactionJobsService,
   ) {}
 
   async list(query: ListSessionsQuery): Promise<SessionPage> {
@@ -100,7 +100,7 @@ export class SessionsService {
     assertSessionId(sessionId);
     const store = await this.backend.open(sessionId);
     const saved = await store.save(messages, idempotencyKey ? { idempotencyKey } : undefined);
-    if (!saved.replayed) this.compactions.afterTurn(sessionId);
+    if (!saved.replayed) this.compactionJobs.afterTurn(sessionId);
     const appended = saved.first === null || saved.last === null ? 0 : saved.last - saved.first + 1;
     return { appended, first: saved.first, last: saved.last, replayed: saved.replayed };
   }

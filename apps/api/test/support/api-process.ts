@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../../../test/support/services';
+import { adminRequest, type AdminRequest } from '../../../../test/support/admin-request';
 import { TEST_ADMIN_TOKEN } from './api-test-server';
 
 const START_SCRIPT = join(__dirname, '..', '..', '..', '..', 'scripts', 'start.mjs');
@@ -15,10 +16,7 @@ export interface ApiProcess {
   /** Everything it printed so far. */
   output(): string;
   /** `fetch` with the admin token (unless `token` is null). */
-  request(
-    path: string,
-    init?: RequestInit & { json?: unknown; token?: string | null },
-  ): Promise<Response>;
+  request: AdminRequest;
   /** Resolves with the exit code (or null after a signal). */
   readonly exited: Promise<number | null>;
   /** SIGKILL (no shutdown hooks), then waits for the exit. */
@@ -63,17 +61,7 @@ export async function startApiProcess(
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  const request: ApiProcess['request'] = (path, init = {}) => {
-    const { token = TEST_ADMIN_TOKEN, json, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    if (token !== null) headers.set('authorization', `Bearer ${token}`);
-    if (json !== undefined) headers.set('content-type', 'application/json');
-    return fetch(`${url}${path}`, {
-      ...rest,
-      headers,
-      body: json !== undefined ? JSON.stringify(json) : rest.body,
-    });
-  };
+  const request = adminRequest(url, TEST_ADMIN_TOKEN);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exitCode !== undefined) {

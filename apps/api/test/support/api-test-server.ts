@@ -5,21 +5,32 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LoggerService } from '@nestjs/common';
 import type { BackendKind } from '@agent-memory/memory';
 import { startApiServer, type ApiServer } from '../../src/api.server';
 import { testDatabaseUrl, testNatsUrl } from '../../../../test/support/services';
 import { TestBuckets } from '../../../../test/support/nats';
 import { TestSchemas } from '../../../../test/support/postgres';
+import { adminRequest, type AdminRequest } from '../../../../test/support/admin-request';
 
 export const TEST_ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+
+/** Every backend kind, for the suites that run once per backend. */
+export const ALL_BACKENDS: readonly BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
+
+/** A user or assistant text message as the API takes it. */
+export const userText = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
+export const assistantText = (text: string) => ({
+  role: 'assistant',
+  parts: [{ type: 'text', text }],
+});
 
 export interface TestServer {
   server: ApiServer;
   /** `fetch` against the server; sends the admin token unless `token` is given (null: none). */
-  request(
-    path: string,
-    init?: RequestInit & { token?: string | null; json?: unknown },
-  ): Promise<Response>;
+  request: AdminRequest;
+  /** `POST /api/sessions/:id/messages` with `{ messages }` (and extra headers, such as a key). */
+  append(id: string, messages: unknown[], headers?: HeadersInit): Promise<Response>;
   /** Closes the server and removes its data. */
   dispose(): Promise<void>;
 }
@@ -68,28 +79,54 @@ export function backendEnv(
 
 export async function startTestServer(
   env: Record<string, string>,
-  opts: { adminDistDir?: string } = {},
+  opts: { adminDistDir?: string; logger?: LoggerService } = {},
 ): Promise<TestServer> {
   const server = await startApiServer({
     env: { PORT: '0', MEMORY_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env },
-    logger: process.env.API_TEST_LOG ? ['error', 'warn'] : false,
+    logger: opts.logger ?? (process.env.API_TEST_LOG ? ['error', 'warn'] : false),
     adminDistDir: opts.adminDistDir,
   });
+  const request = adminRequest(server.url, TEST_ADMIN_TOKEN);
   return {
     server,
-    request(path, init = {}) {
-      const { token = TEST_ADMIN_TOKEN, json, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (token !== null) headers.set('authorization', `Bearer ${token}`);
-      if (json !== undefined) headers.set('content-type', 'application/json');
-      return fetch(`${server.url}${path}`, {
-        ...rest,
-        headers,
-        body: json !== undefined ? JSON.stringify(json) : rest.body,
-      });
-    },
+    request,
+    append: (id, messages, headers) =>
+      request(`/api/sessions/${id}/messages`, { method: 'POST', json: { messages }, headers }),
     async dispose() {
       await server.app.close();
     },
+  };
+}
+
+/**
+ * Call in a `describe`: before its tests, starts a server on isolated data of `kind` (plus `env`,
+ * read then, so it may use what an earlier `beforeAll` started); after them, closes the server
+ * and removes the data. The returned server is usable inside tests only.
+ */
+export function useTestServer(
+  kind: BackendKind,
+  env: Record<string, string> | (() => Record<string, string>) = {},
+): TestServer {
+  let data: BackendEnv | undefined;
+  let api: TestServer | undefined;
+  beforeAll(async () => {
+    data = backendEnv(kind);
+    api = await startTestServer({ ...data.env, ...(typeof env === 'function' ? env() : env) });
+  });
+  afterAll(async () => {
+    await api?.dispose();
+    await data?.cleanup();
+  });
+  const started = (): TestServer => {
+    if (!api) throw new Error('the test server starts in beforeAll: use it inside a test');
+    return api;
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    request: (path, init) => started().request(path, init),
+    append: (id, messages, headers) => started().append(id, messages, headers),
+    dispose: () => started().dispose(),
   };
 }

@@ -21,7 +21,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { texts } from '../../../../test/conformance/fixtures';
+import { texts } from '@agent-memory/conformance';
 
 let dir: string;
 

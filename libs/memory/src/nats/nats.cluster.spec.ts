@@ -1,12 +1,15 @@
-import { join } from 'node:path';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { texts } from '../../../../test/conformance/fixtures';
+import { texts } from '@agent-memory/conformance';
 import { startScript, runTogether } from '../../../../test/support/child-script';
 import {
   startThrowawayNatsCluster,
   type ThrowawayNatsCluster,
 } from '../../../../test/support/nats-cluster';
-import type { TurnWriterResult } from '../../../../test/support/nats-turn-writer.script';
+import {
+  STORE_PROCESS_SCRIPT,
+  storeProcessArgs,
+  type TurnWriterResult,
+} from '../../../../test/support/store-process';
 import { checkTurnLog } from '../../../../test/support/turn-log';
 
 const WRITERS = 4;
@@ -62,8 +65,14 @@ describe('NatsMemory on a three-node JetStream cluster', () => {
     const session = 'cluster-turns';
     const runs = Array.from({ length: WRITERS }, (_, w) =>
       startScript<TurnWriterResult>(
-        join(__dirname, '../../../../test/support/nats-turn-writer.script.ts'),
-        [cluster.urls.join(','), backend.bucket, session, String(w), String(TURNS)],
+        STORE_PROCESS_SCRIPT,
+        storeProcessArgs(
+          'turn-writer',
+          { kind: 'nats', servers: cluster.urls, bucket: backend.bucket, timeoutMs: 2000 },
+          session,
+          w,
+          TURNS,
+        ),
       ),
     );
     const finished = runTogether(runs);

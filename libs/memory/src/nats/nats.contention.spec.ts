@@ -1,9 +1,12 @@
-import { join } from 'node:path';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { texts } from '../../../../test/conformance/fixtures';
+import { texts } from '@agent-memory/conformance';
 import { runTogether, startScript } from '../../../../test/support/child-script';
 import { TestBuckets } from '../../../../test/support/nats';
-import type { TurnWriterResult } from '../../../../test/support/nats-turn-writer.script';
+import {
+  STORE_PROCESS_SCRIPT,
+  storeProcessArgs,
+  type TurnWriterResult,
+} from '../../../../test/support/store-process';
 import { testNatsUrl } from '../../../../test/support/services';
 import { checkTurnLog } from '../../../../test/support/turn-log';
 
@@ -26,8 +29,14 @@ describe('NatsMemory under contention from OS processes', () => {
     const results = await runTogether(
       Array.from({ length: WRITERS }, (_, w) =>
         startScript<TurnWriterResult>(
-          join(__dirname, '../../../../test/support/nats-turn-writer.script.ts'),
-          [testNatsUrl(), backend.bucket, session, String(w), String(TURNS)],
+          STORE_PROCESS_SCRIPT,
+          storeProcessArgs(
+            'turn-writer',
+            { kind: 'nats', servers: testNatsUrl(), bucket: backend.bucket, timeoutMs: 2000 },
+            session,
+            w,
+            TURNS,
+          ),
         ),
       ),
     );

@@ -10,7 +10,7 @@ import {
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 import { TestBuckets } from '../../../../test/support/nats';
 import { testNatsUrl } from '../../../../test/support/services';
 

@@ -1,7 +1,7 @@
 import { BackendUnavailableError } from '@agent-memory/memory';
 import { userMessage } from '@agent-memory/memory';
 import { NatsRequestError, natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 import {
   freePort,
   startThrowawayNats,

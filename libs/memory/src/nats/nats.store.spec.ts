@@ -10,7 +10,7 @@ import { NatsMemory, natsBackend, type NatsBackend } from '@agent-memory/memory/
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KV } from 'nats';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 import { TestBuckets } from '../../../../test/support/nats';
 import { testNatsUrl } from '../../../../test/support/services';
 

@@ -6,22 +6,10 @@ import {
   isPostgresUnavailable,
 } from '@agent-memory/memory/postgres';
 import { pgRequest } from './postgres-request.error';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
 
 const schemas = new TestSchemas('pgerr');
-let dataSource: DataSource;
-
-beforeAll(async () => {
-  dataSource = await new DataSource({
-    type: 'postgres',
-    url: schemas.url,
-    poolSize: 2,
-  }).initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await schemas.cleanup();
-});
+const dataSource = useTestDataSource(schemas, { poolSize: 2 });
 
 /** The error a real request raises, as `pgRequest` reports it. */
 async function failureOf(sql: string, params: unknown[] = [], on = dataSource): Promise<unknown> {

@@ -6,7 +6,7 @@ import {
 } from '@agent-memory/memory';
 import { OpenAiCompatibleClient } from '@agent-memory/memory/compaction';
 import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
 import { TestSchemas } from '../../../../test/support/postgres';
 

@@ -10,25 +10,13 @@ import {
   postgresBackend,
 } from '@agent-memory/memory/postgres';
 import { userMessage } from '@agent-memory/memory';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
 import { runTogether, startScript } from '../../../../test/support/child-script';
 import { STORE_PROCESS_SCRIPT, storeProcessArgs } from '../../../../test/support/store-process';
 
 const REPO_ROOT = join(__dirname, '../../../..');
 const schemas = new TestSchemas('pgmig');
-let dataSource: DataSource;
-
-beforeAll(async () => {
-  dataSource = await new DataSource({
-    type: 'postgres',
-    url: schemas.url,
-    poolSize: 2,
-  }).initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await schemas.cleanup();
-});
+const dataSource = useTestDataSource(schemas, { poolSize: 2 });
 
 async function tablesOf(schema: string): Promise<string[]> {
   const rows = await schemas.query<{ table_name: string }>(

@@ -3,7 +3,7 @@ import {
   postgresBackend,
   type PostgresBackend,
 } from '@agent-memory/memory/postgres';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 import { startThrowawayPostgres, type ThrowawayServer } from '../../../../test/support/services';
 
 /** Far above the 2 s connect timeout set below; only a hung call would reach it. */

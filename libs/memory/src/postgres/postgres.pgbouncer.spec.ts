@@ -6,7 +6,7 @@
  */
 import { assistantMessage, userMessage } from '@agent-memory/memory';
 import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
-import { texts } from '../../../../test/conformance/fixtures';
+import { texts } from '@agent-memory/conformance';
 import { startPgBouncer, type PgBouncer } from '../../../../test/support/pgbouncer';
 import { TestSchemas } from '../../../../test/support/postgres';
 

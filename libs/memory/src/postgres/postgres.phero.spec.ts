@@ -13,7 +13,7 @@ import {
   postgresBackend,
   type PostgresBackend,
 } from '@agent-memory/memory/postgres';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 import { TestSchemas } from '../../../../test/support/postgres';
 
 const FIXTURES = join(__dirname, '../../../../test/fixtures/phero');

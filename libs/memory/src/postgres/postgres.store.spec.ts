@@ -1,23 +1,11 @@
 import { DataSource } from 'typeorm';
 import { CorruptSessionError, userMessage } from '@agent-memory/memory';
 import { PostgresMemory, postgresBackend } from '@agent-memory/memory/postgres';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { conversation, texts } from '@agent-memory/conformance';
+import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
 
 const schemas = new TestSchemas('pgstore');
-let dataSource: DataSource;
-
-beforeAll(async () => {
-  dataSource = await new DataSource({
-    type: 'postgres',
-    url: schemas.url,
-    poolSize: 4,
-  }).initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await schemas.cleanup();
-});
+const dataSource = useTestDataSource(schemas, { poolSize: 4 });
 
 describe('PostgresMemory', () => {
   it('creates its schema and tables on first use of a DataSource the caller owns', async () => {

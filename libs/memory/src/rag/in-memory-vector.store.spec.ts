@@ -1,4 +1,4 @@
-import { describeVectorStoreConformance } from '../../../../test/conformance/vector-store.conformance';
+import { describeVectorStoreConformance } from '@agent-memory/conformance';
 import { InMemoryVectorStore } from './in-memory-vector.store';
 
 describeVectorStoreConformance('in-memory', {

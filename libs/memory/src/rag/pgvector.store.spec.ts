@@ -1,20 +1,10 @@
-import { DataSource } from 'typeorm';
-import { describeVectorStoreConformance } from '../../../../test/conformance/vector-store.conformance';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { describeVectorStoreConformance } from '@agent-memory/conformance';
+import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
 import { PgVectorStore } from './pgvector.store';
 import { DimensionMismatchError, VectorExtensionMissingError } from './rag.errors';
 
 const schemas = new TestSchemas('pgvec');
-let dataSource: DataSource;
-
-beforeAll(async () => {
-  dataSource = new DataSource({ type: 'postgres', url: schemas.url });
-  await dataSource.initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await schemas.cleanup();
-});
+const dataSource = useTestDataSource(schemas);
 
 describeVectorStoreConformance('pgvector', {
   create: (dimensions) =>

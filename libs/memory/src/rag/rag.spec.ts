@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { InMemoryVectorStore } from './in-memory-vector.store';
 import { PgVectorStore } from './pgvector.store';
@@ -8,15 +7,7 @@ import { DimensionMismatchError } from './rag.errors';
 import { chunkText } from './text-chunker';
 
 const schemas = new TestSchemas('rag');
-let dataSource: DataSource;
-beforeAll(async () => {
-  dataSource = new DataSource({ type: 'postgres', url: schemas.url });
-  await dataSource.initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await schemas.cleanup();
-});
+const dataSource = useTestDataSource(schemas);
 
 const DOCS = [
   {

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import {
   assistantMessage,
   jsonFileBackend,
@@ -15,7 +14,7 @@ import {
   type SessionStore,
 } from '@agent-memory/memory';
 import { postgresBackend } from '@agent-memory/memory/postgres';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
 import type { EmbedOptions, Embedder } from './embedder.interface';
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { InMemoryVectorStore } from './in-memory-vector.store';
@@ -89,15 +88,7 @@ interface Setup {
 }
 
 const schemas = new TestSchemas('recall');
-let dataSource: DataSource;
-beforeAll(async () => {
-  dataSource = new DataSource({ type: 'postgres', url: schemas.url });
-  await dataSource.initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await schemas.cleanup();
-});
+const dataSource = useTestDataSource(schemas);
 
 const setups: Setup[] = [
   {

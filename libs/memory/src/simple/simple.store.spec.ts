@@ -9,7 +9,7 @@ import {
   userMessage,
 } from '@agent-memory/memory';
 import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
-import { conversation, texts } from '../../../../test/conformance/fixtures';
+import { conversation, texts } from '@agent-memory/conformance';
 
 describe('SimpleMemory', () => {
   it('refuses a capacity below 1', () => {

@@ -6,7 +6,7 @@
  */
 import { assistantMessage, userMessage } from '@agent-memory/memory';
 import { connect } from 'nats';
-import { readyAndWaitForGo } from './child-script';
+import { readyAndWaitForGo } from '../test/support/child-script';
 
 async function main(): Promise<void> {
   const [servers, bucket, session, writer, turns] = process.argv.slice(2) as [

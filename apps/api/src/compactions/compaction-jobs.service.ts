@@ -5,9 +5,12 @@ import { ApiHttpError } from '../errors/api-http.error';
 /** Longest job id looked up (ours are UUIDs). */
 const MAX_JOB_ID_LENGTH = 128;
 
-/** On-demand compaction jobs for the API over the memory module's `CompactionService`. */
+/**
+ * The admin API's compaction jobs: queues them (refused while shutting down) and looks them up for
+ * `GET /api/compactions/:jobId`, over the memory module's `CompactionService`.
+ */
 @Injectable()
-export class CompactionsService {
+export class CompactionJobsService {
   constructor(private readonly compaction: CompactionService) {}
 
   /**
