@@ -23,8 +23,12 @@
 /** Longest piece passed to the tokenizer as it is; longer ones are counted in slices this long. */
 export const MAX_PIECE_CHARS = 128;
 
-/** About how many characters one tokenizer call counts at most (a chunk of short pieces). */
-export const MAX_CHUNK_CHARS = 4096;
+/**
+ * About how many characters one tokenizer call counts at most (a chunk of short pieces): about a
+ * millisecond of work even on text whose pieces never repeat, so an async count that yields
+ * between calls never holds the event loop much longer than its slice.
+ */
+export const MAX_CHUNK_CHARS = 1024;
 
 /**
  * A piece longer than {@link MAX_PIECE_CHARS} practically always holds a run of this many
