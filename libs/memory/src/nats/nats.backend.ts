@@ -1,6 +1,7 @@
 import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConnection } from 'nats';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
+import type { StoreObserver } from '../observability/store-observer.interface';
 import { assertSessionId } from '../core/session-id';
 import { NatsRequestError, natsRequest } from './nats-request.error';
 import { bucketMaxValueSize } from './nats-size-limit';
@@ -27,6 +28,8 @@ interface NatsBackendCommonOptions {
   timeoutMs?: number;
   /** Clock for snapshot times; tests inject one. */
   now?: () => Date;
+  /** Told about compare-and-swap retries and each written session's size, for metrics. */
+  observer?: StoreObserver;
 }
 
 export type NatsBackendOptions = NatsBackendCommonOptions &
@@ -132,6 +135,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       summarization: options.summarization,
       maxValueSize,
       now: options.now,
+      observer: options.observer,
     });
 
   async function status(): Promise<NatsBackendStatus> {

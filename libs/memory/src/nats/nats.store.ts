@@ -6,6 +6,7 @@ import type { SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
+import type { StoreObserver } from '../observability/store-observer.interface';
 import { natsRequest } from './nats-request.error';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {
@@ -41,6 +42,8 @@ export interface NatsMemoryOptions {
   writeBudgetMs?: number;
   /** Clock for snapshot times (`updatedAt` is the KV entry's server time). */
   now?: () => Date;
+  /** Told about compare-and-swap retries and each written session's size, for metrics. */
+  observer?: StoreObserver;
 }
 
 /**
@@ -96,6 +99,7 @@ export class NatsMemory extends DocumentStore {
       writeBudgetMs,
       maxPayload: opts.maxPayload,
       maxValueSize: opts.maxValueSize,
+      observer: opts.observer,
     };
   }
 
