@@ -3,7 +3,9 @@
  * cached; cached: the same objects counted again), counting one long text (ordinary words against
  * pathological runs of one character, ours against a bare `gpt-tokenizer` call), and a whole
  * compaction of a 10,000-message session with the extractive summariser, next to a plain
- * `retrieve` of that session.
+ * `retrieve` of that session; and counting 1 MB texts whose pieces never repeat (the largest
+ * single message the admin API's body limit lets through is about 4 MB), counted async as the API
+ * does.
  */
 import { countTokens } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import {
@@ -54,6 +56,54 @@ function randomWords(length: number): string {
 const LONG_TEXT = 64 * 1024;
 /** The bare tokenizer is quadratic on a run: measured on a quarter of the text, a few times. */
 const BARE_RUN = 16 * 1024;
+
+const MB = 1 << 20;
+
+/** `length` characters drawn from `alphabet` (code points), the same on every run. */
+function randomFrom(alphabet: string, length: number): string {
+  const characters = [...alphabet];
+  let state = 7;
+  return Array.from({ length }, () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return characters[state % characters.length];
+  }).join('');
+}
+
+/** `length` base64 characters of pseudo-random bytes, the same on every run. */
+function randomBytesBase64(length: number): string {
+  const bytes = Buffer.alloc((length / 4) * 3);
+  let state = 5;
+  for (let i = 0; i < bytes.length; i++) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    bytes[i] = (state >> 16) & 0xff;
+  }
+  return bytes.toString('base64');
+}
+
+/** Megabyte texts that defeat every cache: each case counts a fresh counter and a fresh copy. */
+async function megabyteCases() {
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const emoji = Array.from({ length: 80 }, (_, i) => String.fromCodePoint(0x1f600 + i)).join('');
+  const texts: Record<string, string> = {
+    'random letters': randomFrom(letters, MB),
+    'base64 of random bytes': randomBytesBase64(MB),
+    'one repeated character': 'q'.repeat(MB),
+    'random emoji': randomFrom(emoji, MB / 2),
+  };
+  const results = [];
+  for (const [kind, text] of Object.entries(texts)) {
+    results.push(
+      await measureEach(
+        `count 1 MB of ${kind}, async`,
+        'TokenCounter (o200k)',
+        async () => ({ counter: new TokenCounter(), message: userMessage(text) }),
+        ({ counter, message }) => counter.countAsync([message]),
+        2,
+      ),
+    );
+  }
+  return results;
+}
 
 async function longTextCases() {
   const words = randomWords(LONG_TEXT);
@@ -112,6 +162,7 @@ export const suite: BenchSuite = {
       10,
     );
     const [words, bareWords, spaces, base64, bareSpaces] = await longTextCases();
+    const megabytes = await megabyteCases();
     return {
       results: [
         cold,
@@ -121,12 +172,14 @@ export const suite: BenchSuite = {
         spaces!,
         base64!,
         bareSpaces!,
+        ...megabytes,
         retrieve,
         compaction,
       ],
       notes: [
         `64 KB of one character counts in ${spaces!.meanMs.toFixed(1)} ms (${ratio(spaces!.meanMs, words!.meanMs)} random words); the bare tokenizer needs ${bareSpaces!.meanMs.toFixed(0)} ms for a quarter of it`,
         `token counting: ${Math.round(cold.opsPerSec * COUNTED).toLocaleString('en-US')} messages/s cold, ${Math.round(cached.opsPerSec * COUNTED).toLocaleString('en-US')} messages/s cached (${ratio(cached.opsPerSec, cold.opsPerSec)})`,
+        `the slowest 1 MB text counts in ${Math.max(...megabytes.map((m) => m.meanMs)).toFixed(0)} ms, yielding to the event loop every 5 ms`,
         `one compaction of ${SESSION.toLocaleString('en-US')} messages costs ${ratio(compaction.meanMs, retrieve.meanMs)} a plain retrieve (cold token counts included)`,
       ],
     };

@@ -5,6 +5,7 @@ import {
   type MemoryBackend,
   type MemoryModuleOptions,
 } from '@agent-memory/memory';
+import type { StoreObserver } from '@agent-memory/memory/observability';
 import type { MemoryConfig } from './memory-config';
 
 /**
@@ -12,15 +13,18 @@ import type { MemoryConfig } from './memory-config';
  * jsonfile process never loads `pg` or `nats`.
  * @throws what the backend's factory throws (postgres, nats: the server is unreachable).
  */
-export async function memoryBackendFromConfig(config: MemoryConfig): Promise<MemoryBackend> {
+export async function memoryBackendFromConfig(
+  config: MemoryConfig,
+  observer?: StoreObserver,
+): Promise<MemoryBackend> {
   switch (config.backend) {
     case 'simple':
       return simpleBackend({ capacity: config.simpleCapacity });
     case 'jsonfile':
-      return jsonFileBackend({ dir: config.memoryDir });
+      return jsonFileBackend({ dir: config.memoryDir, observer });
     case 'nats': {
       const { natsBackend } = await import('@agent-memory/memory/nats');
-      return natsBackend({ servers: config.natsUrl!, bucket: config.natsBucket });
+      return natsBackend({ servers: config.natsUrl!, bucket: config.natsBucket, observer });
     }
     case 'postgres': {
       const { postgresBackend } = await import('@agent-memory/memory/postgres');
@@ -37,14 +41,15 @@ export async function memoryBackendFromConfig(config: MemoryConfig): Promise<Mem
  * `MemoryModule.forRoot` options from the settings: the backend, the compaction threshold and
  * window, the LLM (or the offline summariser) and where checks run.
  * @param opts.mode overrides `COMPACTION_MODE` (the worker always compacts inline).
+ * @param opts.observer told by the stores about CAS retries and session sizes (metrics).
  */
 export function memoryModuleOptionsFromConfig(
   config: MemoryConfig,
-  opts: { mode?: 'inline' | 'nats' } = {},
+  opts: { mode?: 'inline' | 'nats'; observer?: StoreObserver } = {},
 ): MemoryModuleOptions {
   const mode = opts.mode ?? config.compactionMode;
   return {
-    backend: memoryBackendFromConfig(config),
+    backend: memoryBackendFromConfig(config, opts.observer),
     compaction: {
       thresholdTokens: config.compactAtTokens,
       keepRecent: config.compactKeepRecent,

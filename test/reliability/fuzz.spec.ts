@@ -11,7 +11,7 @@ import { InvalidMessageError, MemoryError, validateMessage } from '@agent-memory
 import { decodeListToken, encodeListToken } from '../../libs/memory/src/core/session-list';
 import { startApiProcess, type ApiProcess } from '../../apps/api/test/support/api-process';
 import { backendEnv, type BackendEnv } from '../../apps/api/test/support/api-test-server';
-import { startEventLoopBaseline } from './event-loop-baseline';
+import { startEventLoopBaseline } from '../support/event-loop-baseline';
 import { FULL, FUZZ_RUNS } from './reliability-scale';
 
 /** Longest a single synchronous call may take (ms): the event loop budget. */

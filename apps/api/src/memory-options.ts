@@ -12,7 +12,7 @@ import { MemoryMetrics } from './metrics/memory-metrics';
  * spans; finished compactions counted.
  */
 export function apiMemoryOptions(config: ApiConfig, metrics: MemoryMetrics): MemoryModuleOptions {
-  const options = memoryModuleOptionsFromConfig(config);
+  const options = memoryModuleOptionsFromConfig(config, { observer: metrics });
   const given = options.backend;
   // A backend factory is called here, inside the module's async options factory (start-up).
   const opened = Promise.resolve(typeof given === 'function' ? given() : given);

@@ -128,18 +128,19 @@ describe('admin API hardening', () => {
   describe('readiness on a stopped PostgreSQL', () => {
     let service: ThrowawayServer;
     let api: TestServer;
+    const logger = new RecordingLogger({ logLevels: ['error', 'warn', 'log', 'debug'] });
 
     beforeAll(async () => {
       service = await startThrowawayPostgres();
       const data = backendEnv('postgres', { databaseUrl: service.url });
-      api = await startTestServer(data.env);
+      api = await startTestServer(data.env, { logger });
       cleanups.push(async () => {
         await api.dispose();
         await service.dispose();
       });
     });
 
-    it('names the dependency that is down, not its address', async () => {
+    it('names the dependency that is down, not its address, in answers and above debug in logs', async () => {
       expect((await api.request('/health/ready', { token: null })).status).toBe(200);
       await service.stop();
       const down = await api.request('/health/ready', { token: null });
@@ -153,6 +154,16 @@ describe('admin API hardening', () => {
       const call = await api.request('/api/sessions/s1');
       expect(call.status).toBe(503);
       expect(await call.text()).not.toContain(String(service.port));
+      const listed = await api.request('/api/sessions');
+      expect(listed.status).toBe(503);
+      expect(await listed.text()).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|connect /);
+      // What failed is logged at warn; the driver's text (hosts, ports) only at debug level.
+      const above = logger.lines.filter((line) => !line.startsWith('debug'));
+      expect(above.join('\n')).toMatch(/memory backend is down|PostgreSQL request failed/);
+      for (const line of above) expect(line).not.toContain(String(service.port));
+      expect(logger.lines.filter((line) => line.startsWith('debug')).join('\n')).toContain(
+        String(service.port),
+      );
       await service.start();
     });
   });

@@ -7,10 +7,13 @@ import { trace } from '@opentelemetry/api';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jsonFileBackend, userMessage } from '@agent-memory/memory';
+import { natsBackend } from '@agent-memory/memory/nats';
 import { RecordingTracerProvider } from '../../../test/support/recording-tracer';
 import { freePort } from '../../../test/support/services';
+import { MemoryMetrics } from '../src/metrics/memory-metrics';
 import { startApiProcess } from './support/api-process';
-import { startTestServer, type TestServer } from './support/api-test-server';
+import { backendEnv, startTestServer, type TestServer } from './support/api-test-server';
 
 const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
 
@@ -94,6 +97,80 @@ describe('observability', () => {
       expect(sample(text, /^agent_memory_compaction_tokens_saved_total/)).toBeGreaterThan(0);
       expect(text).toMatch(/^agent_memory_process_cpu_user_seconds_total/m);
       expect(text).not.toContain('rivers and bridges');
+    });
+  });
+
+  describe('what the stores report', () => {
+    it('counts NATS compare-and-swap retries and the sessions near the NATS payload limit', async () => {
+      const data = backendEnv('nats');
+      const api = await startTestServer(data.env);
+      // Another process's writer: its own connection, so its writes race the server's.
+      const other = await natsBackend({
+        servers: data.env.NATS_URL!,
+        bucket: data.env.MEMORY_NATS_BUCKET!,
+      });
+      cleanups.push(async () => {
+        await other.close();
+        await api.dispose();
+        await data.cleanup();
+      });
+      const metrics = async () => (await api.request('/metrics')).text();
+      const retries = (text: string) =>
+        sample(text, /^agent_memory_cas_retries_total\{backend="nats"\}/);
+      const rival = await other.open('contended');
+      for (let round = 0; round < 20 && retries(await metrics()) === 0; round++) {
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, i) => {
+            const [saved] = await Promise.all([
+              api.request('/api/sessions/contended/messages', {
+                method: 'POST',
+                json: { messages: [user(`server ${round}.${i}`)] },
+              }),
+              rival.save([userMessage(`rival ${round}.${i}`)]),
+            ]);
+            expect(saved.status).toBe(201);
+          }),
+        );
+      }
+      expect(retries(await metrics())).toBeGreaterThan(0);
+
+      const near = (text: string) =>
+        sample(text, /^agent_memory_sessions_near_size_limit\{backend="nats"\}/);
+      const { maxPayload } = await other.status();
+      const big = await api.request('/api/sessions/nearly-full/messages', {
+        method: 'POST',
+        json: { messages: [user('x'.repeat(Math.floor(maxPayload * 0.85)))] },
+      });
+      expect(big.status).toBe(201);
+      const full = await metrics();
+      expect(near(full)).toBe(1);
+      expect(
+        sample(full, /^agent_memory_session_size_ratio_bucket\{le="0\.9",backend="nats"\}/) -
+          sample(full, /^agent_memory_session_size_ratio_bucket\{le="0\.8",backend="nats"\}/),
+      ).toBe(1);
+      expect(
+        (await api.request('/api/sessions/nearly-full', { method: 'DELETE' })).status,
+      ).toBeLessThan(300);
+      expect(near(await metrics())).toBe(0);
+    }, 60_000);
+
+    it('reports JSON-file sessions near maxSessionBytes in the exposition', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'agent-memory-size-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const metrics = new MemoryMetrics({ defaultMetrics: false });
+      const backend = jsonFileBackend({ dir, maxSessionBytes: 2000, observer: metrics });
+      const small = await backend.open('small');
+      await small.save([userMessage('hi')]);
+      const near = /^agent_memory_sessions_near_size_limit\{backend="jsonfile"\}/;
+      expect(sample(await metrics.render(), near)).toBe(0);
+      const large = await backend.open('large');
+      await large.save([userMessage('y'.repeat(1700))]);
+      expect(sample(await metrics.render(), near)).toBe(1);
+      await expect(large.save([userMessage('z'.repeat(500))])).rejects.toMatchObject({
+        code: 'SESSION_TOO_LARGE',
+      });
+      expect(sample(await metrics.render(), near)).toBe(1);
+      await backend.close();
     });
   });
 

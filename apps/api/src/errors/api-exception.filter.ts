@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import {
   MEMORY_BACKEND,
+  BackendUnavailableError,
   InvalidMessageError,
   InvalidMetaError,
   InvalidQueryError,
@@ -86,8 +87,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private async toBody(exception: unknown): Promise<ApiErrorBody> {
     if (exception instanceof HttpException) return httpExceptionBody(exception);
     if (exception instanceof MemoryError && exception.code === 'BACKEND_UNAVAILABLE') {
-      // The driver's text names hosts and ports: it goes to the log, not to the client.
-      this.logger.warn(exception.message);
+      // The driver's text names hosts and ports: never to the client, and only at debug level
+      // in the log (warn says what failed and the driver's code).
+      if (exception instanceof BackendUnavailableError) {
+        const code = exception.causeCode;
+        this.logger.warn(`${exception.summary}${code ? ` (${code})` : ''}`);
+      } else {
+        this.logger.warn(`the ${this.backend.kind} memory backend is unavailable`);
+      }
+      this.logger.debug?.(exception.message);
       return {
         statusCode: 503,
         code: exception.code,
@@ -104,16 +112,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (exception instanceof InvalidQueryError) body.field = exception.field;
       if (exception instanceof InvalidMetaError) body.field = exception.key;
       if (body.statusCode >= 500) {
-        // The message holds no driver text; the cause (logged only) does.
-        const cause = exception.cause instanceof Error ? exception.cause.message : '';
-        this.logger.error(`${exception.message}${cause ? `: ${cause}` : ''}`);
+        // The message holds no driver text; the cause does (it may quote stored data or name
+        // hosts): logged at debug level only.
+        this.logger.error(exception.message);
+        if (exception.cause instanceof Error) this.logger.debug?.(exception.cause.message);
       }
       return body;
     }
     const unreachable = await this.backendProblem();
     if (unreachable) {
-      // The reason names hosts and ports: it goes to the log, not to the client.
-      this.logger.warn(`the ${this.backend.kind} memory backend is unreachable: ${unreachable}`);
+      // The reason names hosts and ports: not for the client, and logged at debug level only.
+      this.logger.warn(`the ${this.backend.kind} memory backend is unreachable`);
+      this.logger.debug?.(`the ${this.backend.kind} memory backend is unreachable: ${unreachable}`);
       return {
         statusCode: 503,
         code: 'BACKEND_UNAVAILABLE',

@@ -58,8 +58,11 @@ export class HealthController {
     };
     const problem = status === 'down' ? (message ?? 'down') : null;
     if (problem !== this.lastProblem) {
-      if (problem) this.logger.warn(`the ${kind} memory backend is down: ${problem}`);
-      else this.logger.log(`the ${kind} memory backend is up again`);
+      if (problem) {
+        // The reason names hosts and ports: at debug level only.
+        this.logger.warn(`the ${kind} memory backend is down`);
+        this.logger.debug?.(`the ${kind} memory backend is down: ${problem}`);
+      } else this.logger.log(`the ${kind} memory backend is up again`);
       this.lastProblem = problem;
     }
     const indicator = this.indicators.check('memory');

@@ -1,10 +1,21 @@
 import { Logger } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { CompactionJob } from '@agent-memory/memory';
-import type { MemoryObserver, MemoryOperationEvent } from '@agent-memory/memory/observability';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BackendKind, CompactionJob } from '@agent-memory/memory';
+import type {
+  MemoryObserver,
+  MemoryOperationEvent,
+  SessionSizeEvent,
+  StoreObserver,
+} from '@agent-memory/memory/observability';
 
 /** Error codes that mean a session reached its size limit. */
 const SIZE_LIMIT_CODES = new Set(['SESSION_TOO_LARGE']);
+/** A session this full (bytes over its limit) counts as near its size limit. */
+export const NEAR_SIZE_LIMIT_RATIO = 0.8;
+/** Sessions near their limit remembered at most (per backend); beyond it the gauge stops rising. */
+const MAX_TRACKED_NEAR_LIMIT = 100_000;
+/** Operations after which a session no longer exists (it leaves the near-limit gauge). */
+const REMOVING_OPERATIONS = new Set(['delete', 'clear']);
 
 /**
  * The server's Prometheus metrics (`prom-client`, a registry of its own, names prefixed
@@ -17,12 +28,15 @@ const SIZE_LIMIT_CODES = new Set(['SESSION_TOO_LARGE']);
  *   `agent_memory_compaction_tokens_saved_total`;
  * - `agent_memory_cas_retries_total{backend}`: compare-and-swap retries a store reports
  *   ({@link casRetry});
+ * - `agent_memory_session_size_ratio{backend}`: each written session's bytes over its size limit
+ *   (NATS payload, JSON-file `maxSessionBytes`), and `agent_memory_sessions_near_size_limit{backend}`:
+ *   sessions whose last write this process saw was at least 80% of the limit ({@link sessionSize});
  * - the process's default metrics (CPU, memory, event loop lag), prefixed `agent_memory_`.
  *
  * It also logs each failed call at warn level with session id, operation and code (never a
  * message's text), and each call at debug level.
  */
-export class MemoryMetrics implements MemoryObserver {
+export class MemoryMetrics implements MemoryObserver, StoreObserver {
   readonly registry = new Registry();
   private readonly logger = new Logger('Memory');
   private readonly operations = new Counter({
@@ -68,6 +82,22 @@ export class MemoryMetrics implements MemoryObserver {
     registers: [this.registry],
   });
 
+  private readonly sizeRatio = new Histogram({
+    name: 'agent_memory_session_size_ratio',
+    help: "A written session's size over its size limit (1 = full: the next write is refused)",
+    labelNames: ['backend'] as const,
+    buckets: [0.1, 0.25, 0.5, 0.75, NEAR_SIZE_LIMIT_RATIO, 0.9, 0.95, 1],
+    registers: [this.registry],
+  });
+  private readonly nearLimit = new Gauge({
+    name: 'agent_memory_sessions_near_size_limit',
+    help: `Sessions whose last write seen by this process took at least ${NEAR_SIZE_LIMIT_RATIO * 100}% of their size limit`,
+    labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
+  /** Per backend, the ids of the sessions near their limit. */
+  private readonly nearLimitIds = new Map<BackendKind, Set<string>>();
+
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     if (opts.defaultMetrics !== false) {
       collectDefaultMetrics({ register: this.registry, prefix: 'agent_memory_' });
@@ -77,6 +107,9 @@ export class MemoryMetrics implements MemoryObserver {
   operation(event: MemoryOperationEvent): void {
     const { backend, operation, errorCode } = event;
     this.operations.inc({ backend, operation, outcome: errorCode === null ? 'ok' : 'error' });
+    if (errorCode === null && event.sessionId !== null && REMOVING_OPERATIONS.has(operation)) {
+      this.markNearLimit(backend, event.sessionId, false);
+    }
     this.durations.observe({ backend, operation }, event.durationMs / 1000);
     if (errorCode === null) {
       this.logger.debug?.({
@@ -116,6 +149,25 @@ export class MemoryMetrics implements MemoryObserver {
   /** Hook for a store that retries a compare-and-swap (such as the NATS store under contention). */
   casRetry(backend: string, retries = 1): void {
     this.casRetries.inc({ backend }, retries);
+  }
+
+  /** A store wrote a session of `event.bytes` against its limit. */
+  sessionSize(event: SessionSizeEvent): void {
+    if (!(event.limitBytes > 0)) return;
+    const ratio = event.bytes / event.limitBytes;
+    this.sizeRatio.observe({ backend: event.backend }, ratio);
+    this.markNearLimit(event.backend, event.sessionId, ratio >= NEAR_SIZE_LIMIT_RATIO);
+  }
+
+  private markNearLimit(backend: BackendKind, sessionId: string, near: boolean): void {
+    let ids = this.nearLimitIds.get(backend);
+    if (!ids) {
+      if (!near) return;
+      this.nearLimitIds.set(backend, (ids = new Set()));
+    }
+    if (near && ids.size < MAX_TRACKED_NEAR_LIMIT) ids.add(sessionId);
+    else if (!near) ids.delete(sessionId);
+    this.nearLimit.set({ backend }, ids.size);
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -9,8 +9,9 @@
  *
  * So the text is split here with the same pattern. Pieces of at most {@link MAX_PIECE_CHARS}
  * characters are grouped, in order, into chunks of about {@link MAX_CHUNK_CHARS} characters, each
- * counted by one tokenizer call; a longer piece is counted in slices of {@link MAX_PIECE_CHARS}
- * characters. Each call then costs at most a bounded amount, so the whole count is linear.
+ * counted by one tokenizer call; a longer piece is counted in slices of at most
+ * {@link MAX_PIECE_CHARS} characters and {@link MAX_PIECE_BYTES} UTF-8 bytes. Each call then costs
+ * at most a bounded amount, so the whole count is linear.
  *
  * The margin: a chunk ends only at a piece boundary after a non-whitespace character, so ordinary
  * text counts exactly as a whole-text count does. Only a piece longer than
@@ -23,8 +24,15 @@
 /** Longest piece passed to the tokenizer as it is; longer ones are counted in slices this long. */
 export const MAX_PIECE_CHARS = 128;
 
-/** About how many characters one tokenizer call counts at most (a chunk of short pieces). */
-export const MAX_CHUNK_CHARS = 4096;
+/** Most UTF-8 bytes of one slice of a long piece (as many as 128 ASCII characters). */
+export const MAX_PIECE_BYTES = 128;
+
+/**
+ * About how many characters one tokenizer call counts at most (a chunk of short pieces): about a
+ * millisecond of work even on text whose pieces never repeat, so an async count that yields
+ * between calls never holds the event loop much longer than its slice.
+ */
+export const MAX_CHUNK_CHARS = 1024;
 
 /**
  * A piece longer than {@link MAX_PIECE_CHARS} practically always holds a run of this many
@@ -143,26 +151,50 @@ function* splitChunks(
   if (chunkEnd > chunkStart) yield text.slice(chunkStart, chunkEnd);
 }
 
-/** Where the whole {@link MAX_PIECE_CHARS} slices of `text[start, end)` end (at least one slice). */
+/**
+ * Where the whole slices of `text[start, end)` end: those cut by the size limit rather than by
+ * `end` (at least one, since the piece is longer than a slice).
+ */
 function wholeSlicesEnd(text: string, start: number, end: number): number {
-  let cut = start + Math.floor((end - start) / MAX_PIECE_CHARS) * MAX_PIECE_CHARS;
-  if (isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
-  return cut;
+  let cut = start;
+  for (let next = sliceEnd(text, start, end); next < end; next = sliceEnd(text, next, end)) {
+    cut = next;
+  }
+  return cut > start ? cut : sliceEnd(text, start, end);
 }
 
-/** `text[start, end)` in slices of at most {@link MAX_PIECE_CHARS}, never between a surrogate pair. */
+/** `text[start, end)` in slices (see {@link sliceEnd}). */
 function* pieceSlices(
   text: string,
   start: number,
   end: number,
 ): Generator<string, void, undefined> {
-  let from = start;
-  while (from < end) {
-    let to = Math.min(end, from + MAX_PIECE_CHARS);
-    if (to < end && isHighSurrogate(text.charCodeAt(to - 1))) to--;
+  for (let from = start; from < end;) {
+    const to = sliceEnd(text, from, end);
     yield text.slice(from, to);
     from = to;
   }
+}
+
+/**
+ * The end of the slice of a long piece that starts at `from`: at most {@link MAX_PIECE_CHARS}
+ * UTF-16 units and {@link MAX_PIECE_BYTES} UTF-8 bytes (the merge's cost grows with the square of
+ * the bytes: 128 emoji would be 512), never between the two halves of a surrogate pair.
+ */
+function sliceEnd(text: string, from: number, end: number): number {
+  const limit = Math.min(end, from + MAX_PIECE_CHARS);
+  let bytes = 0;
+  let i = from;
+  while (i < limit) {
+    const code = text.charCodeAt(i);
+    const pair = isHighSurrogate(code) && i + 1 < end;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
+    const units = pair ? 2 : 1;
+    if (i > from && (bytes + size > MAX_PIECE_BYTES || i + units > limit)) break;
+    bytes += size;
+    i += units;
+  }
+  return i;
 }
 
 function isHighSurrogate(code: number): boolean {

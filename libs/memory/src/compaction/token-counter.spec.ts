@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { countTokens, encode } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import { encode as encodeCl100k } from 'gpt-tokenizer/cjs/encoding/cl100k_base';
+import { startEventLoopBaseline } from '../../../../test/support/event-loop-baseline';
 import { assistantMessage, toolResultMessage, userMessage } from '../core/message';
 import {
   TOKENS_PER_IMAGE,
@@ -92,11 +93,31 @@ function seeded(seed: number): () => number {
   };
 }
 
+/** `length` characters (code points) drawn from `alphabet`, as one flat string like a parsed body. */
 function randomText(length: number, alphabet: string, seed = 7): string {
   const next = seeded(seed);
-  let text = '';
-  for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
-  return text;
+  const characters = [...alphabet];
+  return Array.from({ length }, () => characters[Math.floor(next() * characters.length)]).join('');
+}
+
+/** `length` base64 characters of seeded random bytes. */
+function randomBase64(length: number, seed = 5): string {
+  const next = seeded(seed);
+  const bytes = Buffer.alloc(Math.ceil((length * 3) / 4));
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
+  return bytes.toString('base64').slice(0, length);
+}
+
+/** Milliseconds of CPU this process spent since `started` (a `process.cpuUsage()`). */
+function cpuSince(started: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
+}
+
+function cpuMs(work: () => unknown): number {
+  const started = process.cpuUsage();
+  work();
+  return cpuSince(started);
 }
 
 const wholeTextCount = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
@@ -162,6 +183,53 @@ describe('TokenCounter on long and pathological text', () => {
     expect(counts[4]! - overhead).toBe((1 << 20) / 8);
     expect(counts[5]).toBeGreaterThan(100_000);
   }, 120_000);
+
+  describe('a megabyte of text whose pieces never repeat', () => {
+    const MB = 1 << 20;
+    const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    const emoji = Array.from({ length: 80 }, (_, i) => String.fromCodePoint(0x1f600 + i)).join('');
+    const kinds: Record<string, (length: number) => string> = {
+      'random letters': (length) => randomText(length, letters),
+      'one repeated character': (length) => 'q'.repeat(length),
+      'base64 of random bytes': (length) => randomBase64(length),
+      'random emoji': (length) => randomText(length / 2, emoji, 11),
+    };
+
+    it.each(Object.keys(kinds))(
+      '%s: counts in time linear in its length, never blocking the event loop',
+      async (kind) => {
+        const make = kinds[kind]!;
+        // Counting 1 MB must cost about 16 times what 64 KB costs: a quadratic piece, or a cache
+        // that slows down once full (gpt-tokenizer's did: 6x on base64), shows as a ratio far
+        // above 2. CPU time of this process, the least another process's load can skew.
+        const reversed = (text: string) => [...text].reverse().join('');
+        const small = make(MB / 16);
+        const large = make(MB);
+        const smallMs = Math.min(
+          cpuMs(() => new TokenCounter().countText(small)),
+          cpuMs(() => new TokenCounter().countText(reversed(small))),
+        );
+        // A server counts all day: measure once the tokenizer's own caches are full.
+        new TokenCounter().countText(reversed(large));
+        const counter = new TokenCounter(); // loading an encoding is not part of counting
+        // Every process on this shared machine waits for a CPU now and then: a bare process
+        // measures that wait at the same time, and what counting adds to it must stay in budget.
+        const bare = await startEventLoopBaseline();
+        const delay = monitorEventLoopDelay({ resolution: 10 });
+        delay.enable();
+        const started = process.cpuUsage();
+        const tokens = await counter.countAsync([userMessage(large)]);
+        const largeMs = cpuSince(started);
+        delay.disable();
+        const bareDelay = await bare.sample();
+        bare.stop();
+        expect(tokens).toBeGreaterThan(MB / 130);
+        expect(largeMs / (16 * smallMs)).toBeLessThan(2.5);
+        expect(delay.max / 1e6 - bareDelay.maxMs).toBeLessThan(100);
+      },
+      120_000,
+    );
+  });
 
   it('gives the same count in one go and in slices, and caches it for the next call', async () => {
     const counter = new TokenCounter();

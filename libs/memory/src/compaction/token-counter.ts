@@ -34,6 +34,7 @@ export interface AsyncCountOptions {
 type CountTokens = (text: string) => number;
 type EncodingModule = {
   countTokens: (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
+  setMergeCacheSize: (size: number) => void;
 };
 type SplitPatterns = {
   O200K_TOKEN_SPLIT_REGEX: RegExp;
@@ -47,6 +48,14 @@ const MIN_CACHED_TEXT_LENGTH = 64;
 const MAX_CACHED_CHARS = 32 * 1024 * 1024;
 /** The async counts give the event loop a turn after this much counting. */
 const YIELD_AFTER_MS = 5;
+/**
+ * Entries of `gpt-tokenizer`'s merge cache (its default is 100,000). The cache is a `Map` that
+ * evicts its oldest key on every insert once full; on text whose pieces never repeat (random
+ * letters, base64, hex) V8 then skips ever more deleted slots to find that key, and a megabyte of
+ * base64 counted in 10 s instead of 1.4 s. A small cache keeps what ordinary text gains from it
+ * (repeated words that are not one token) at a bounded eviction cost.
+ */
+const MERGE_CACHE_SIZE = 1000;
 
 /** What a message costs: its texts to count, plus a fixed overhead (format tokens, images). */
 interface MessageCost {
@@ -60,8 +69,10 @@ interface MessageCost {
  * Time is linear in the text's length on any input: texts are cut into bounded pieces before the
  * tokenizer (see `token-chunks.ts`; ordinary text counts exactly as a whole-text count does, a run
  * of one character longer than 128 characters may count up to about one token more per 128
- * characters). {@link count} runs in one go (about a millisecond per 4 KB of text);
- * {@link countAsync} gives the event loop a turn every 5 ms, for contexts that may be large.
+ * characters). {@link count} runs in one go (about a millisecond per 4 KB of ordinary text; text
+ * whose pieces never repeat, such as base64 or random letters, costs about 1 µs a character, the
+ * tokenizer's own lookups); {@link countAsync} gives the event loop a turn every 5 ms, between
+ * tokenizer calls of at most about 1 KB each, for contexts that may be large.
  *
  * Counts are cached per message object (stores hand out frozen messages, reused across turns) and
  * per long text (for stores that decode fresh objects on every read); a message changed in place
@@ -216,7 +227,9 @@ function loadEncoding(encoding: TokenEncoding): { countTokens: CountTokens; spli
     throw new RangeError(
       `unknown token encoding "${encoding}"; use one of ${Object.keys(loaders).join(', ')}`,
     );
-  const { countTokens } = load();
+  const { countTokens, setMergeCacheSize } = load();
+  // The encoding module is shared by the whole process; this only bounds its cache.
+  setMergeCacheSize(MERGE_CACHE_SIZE);
   const split = patterns();
   const splits: Record<TokenEncoding, RegExp> = {
     o200k_base: split.O200K_TOKEN_SPLIT_REGEX,

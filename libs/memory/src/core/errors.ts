@@ -214,6 +214,12 @@ export class SessionSaveFailedError extends MemoryError {
  */
 export class BackendUnavailableError extends MemoryError {
   readonly code = 'BACKEND_UNAVAILABLE';
+  /**
+   * The message without the client's text (which names hosts and ports): what may be shown to
+   * an API client or logged above debug level, such as `PostgreSQL request failed: save of
+   * session "s1"`.
+   */
+  readonly summary: string;
   constructor(
     /** Which store, for the message: `PostgreSQL`, `NATS`. */
     readonly store: string,
@@ -226,6 +232,13 @@ export class BackendUnavailableError extends MemoryError {
   ) {
     const what = session === null ? operation : `${operation} of session "${session}"`;
     super(`${store} request failed: ${what}: ${describeCause(cause)}${hint}`, { cause });
+    this.summary = `${store} request failed: ${what}`;
+  }
+
+  /** The client's error code (`ECONNREFUSED`, a SQLSTATE, `TIMEOUT`), when it gave one. */
+  get causeCode(): string | undefined {
+    const code = (this.cause as { code?: unknown } | null | undefined)?.code;
+    return typeof code === 'string' || typeof code === 'number' ? String(code) : undefined;
   }
 }
 
@@ -261,6 +274,8 @@ export class CompactionShutdownError extends MemoryError {
   readonly code = 'COMPACTION_SHUTDOWN';
 }
 
+/** A cause for another error's message: never a driver's text naming hosts and ports. */
 function describeCause(cause: unknown): string {
+  if (cause instanceof BackendUnavailableError) return cause.summary;
   return cause instanceof Error ? cause.message : String(cause);
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { CorruptSessionError, SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
+import { tellObserver, type StoreObserver } from '../observability/store-observer.interface';
 import { syncDirectory, writeFileAtomic } from './atomic-write';
 import { HEAD_FORMAT, type KeyRecord, type SessionHead } from './session-head';
 import { encodeLogLine } from './session-log';
@@ -41,6 +42,8 @@ export interface SessionFilesOptions {
   maxSessionBytes?: number;
   /** Parsed sessions kept in memory (least recently used dropped first). Default {@link DEFAULT_CACHED_SESSIONS}. */
   cachedSessions?: number;
+  /** Told about each written session's size against `maxSessionBytes`, for metrics. */
+  observer?: StoreObserver;
 }
 
 /** What the whole kept log of a session is, for the rare writes that rewrite it. */
@@ -63,6 +66,7 @@ export class SessionFiles {
   readonly plainMaxBytes: number;
   readonly maxSessionBytes: number;
   private readonly cachedSessions: number;
+  private readonly observer: StoreObserver | undefined;
   private readonly cache = new Map<string, SessionState>();
   private readonly loading = new Map<string, Promise<SessionState>>();
   private readonly nextLoad = new Map<string, Promise<SessionState>>();
@@ -77,6 +81,7 @@ export class SessionFiles {
       DEFAULT_MAX_SESSION_BYTES,
     );
     this.cachedSessions = positive('cachedSessions', opts.cachedSessions, DEFAULT_CACHED_SESSIONS);
+    this.observer = opts.observer;
   }
 
   /** Runs `fn` after the writes already queued on `path` in this process. */
@@ -274,6 +279,7 @@ export class SessionFiles {
     }
     await utimes(path, now, now);
     await this.noteAppended(path, state, end, appended, data.length, now);
+    this.reportSize(session, size);
     return results;
   }
 
@@ -327,8 +333,10 @@ export class SessionFiles {
     now: Date,
   ): Promise<void> {
     const text = JSON.stringify(messages);
-    this.assertSize(session, Buffer.byteLength(text));
+    const size = Buffer.byteLength(text);
+    this.assertSize(session, size);
     await writeFileAtomic(path, text, { mtime: now });
+    this.reportSize(session, size);
   }
 
   /** Whether a plain session of these messages stays plain. */
@@ -361,8 +369,10 @@ export class SessionFiles {
       keys: keyRecords(state),
     };
     const text = JSON.stringify(head);
-    this.assertSize(session, Buffer.byteLength(text) + log.end);
+    const size = Buffer.byteLength(text) + log.end;
+    this.assertSize(session, size);
     await writeFileAtomic(path, text, { mtime: now });
+    this.reportSize(session, size);
   }
 
   /**
@@ -407,7 +417,8 @@ export class SessionFiles {
       keys: whole.keyRecords.slice(-KEY_WINDOW),
     };
     const headText = JSON.stringify(head);
-    this.assertSize(session, offset + Buffer.byteLength(headText));
+    const size = offset + Buffer.byteLength(headText);
+    this.assertSize(session, size);
     const logPath = join(dirname(path), name);
     const temp = join(
       dirname(path),
@@ -432,6 +443,7 @@ export class SessionFiles {
     if (state.log && state.log.head.log !== name) {
       await unlink(logPathOf(path, state.log.head)).catch(() => undefined);
     }
+    this.reportSize(session, size);
   }
 
   /**
@@ -450,6 +462,17 @@ export class SessionFiles {
         .map((name) => unlink(join(dir, name)).catch(ignoreMissing)),
     );
     await syncDirectory(dir);
+  }
+
+  private reportSize(sessionId: string, bytes: number): void {
+    tellObserver(this.observer, (observer) =>
+      observer.sessionSize?.({
+        backend: 'jsonfile',
+        sessionId,
+        bytes,
+        limitBytes: this.maxSessionBytes,
+      }),
+    );
   }
 
   private assertSize(session: string, size: number): void {

@@ -5,6 +5,7 @@ import type { DocumentChange } from '../core/document-store';
 import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
+import { tellObserver, type StoreObserver } from '../observability/store-observer.interface';
 import { NatsRequestError, isWrongLastSequence, natsRequest } from './nats-request.error';
 import { encodeSessionValue, loadedSession, type LoadedSession } from './nats-session-value';
 import {
@@ -34,6 +35,8 @@ export interface SessionWriterOptions {
   maxPayload?: number;
   /** See `NatsMemoryOptions.maxValueSize`. */
   maxValueSize?: number | null;
+  /** See `NatsMemoryOptions.observer`. */
+  observer?: StoreObserver;
 }
 
 /** Where a session's writes go: the JetStream client behind the KV handle and the key's subject. */
@@ -117,8 +120,11 @@ export class NatsSessionWriter {
         }
         if (plan.value === null) return settle(live, plan.outcomes);
         if (await this.tryWrite(base.revision, plan.value, plan.doc)) {
+          this.reportSize(plan.value.length, base.revision, limit);
           return settle(live, plan.outcomes);
         }
+        // Another writer changed the key first: tried again below on a fresh read.
+        tellObserver(this.opts.observer, (observer) => observer.casRetry?.('nats', 1));
       } catch (error) {
         // A read or write no JetStream server took (a stream leader being elected) stored
         // nothing: retried like a lost race. Anything else, a timeout included (the server may
@@ -169,6 +175,17 @@ export class NatsSessionWriter {
       if (isWrongLastSequence(error)) return false;
       throw error;
     }
+  }
+
+  private reportSize(valueBytes: number, revision: number, limitBytes: number): void {
+    tellObserver(this.opts.observer, (observer) =>
+      observer.sessionSize?.({
+        backend: 'nats',
+        sessionId: this.sessionId,
+        bytes: writeSizeBytes(valueBytes, revision, this.sessionId),
+        limitBytes,
+      }),
+    );
   }
 
   private async limitBytes(): Promise<number> {

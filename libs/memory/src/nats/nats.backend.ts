@@ -1,6 +1,7 @@
 import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConnection } from 'nats';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
+import type { StoreObserver } from '../observability/store-observer.interface';
 import { assertSessionId } from '../core/session-id';
 import { withTimeout } from '../core/timeout';
 import { NatsRequestError, natsRequest } from './nats-request.error';
@@ -29,6 +30,8 @@ interface NatsBackendCommonOptions {
   timeoutMs?: number;
   /** Clock for snapshot times; tests inject one. */
   now?: () => Date;
+  /** Told about compare-and-swap retries and each written session's size, for metrics. */
+  observer?: StoreObserver;
 }
 
 /** Options of `natsBackend`: `servers` (the backend opens and drains its connection) or a connection of yours. */
@@ -135,6 +138,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       summarization: options.summarization,
       maxValueSize,
       now: options.now,
+      observer: options.observer,
     });
 
   async function status(): Promise<NatsBackendStatus> {

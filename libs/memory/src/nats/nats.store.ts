@@ -6,6 +6,7 @@ import { withLegacySummarization, type SummarizationOptions } from '../core/lega
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
+import type { StoreObserver } from '../observability/store-observer.interface';
 import { natsRequest } from './nats-request.error';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {
@@ -42,6 +43,8 @@ export interface NatsMemoryOptions {
   writeBudgetMs?: number;
   /** Clock for snapshot times (`updatedAt` is the KV entry's server time). */
   now?: () => Date;
+  /** Told about compare-and-swap retries and each written session's size, for metrics. */
+  observer?: StoreObserver;
 }
 
 /**
@@ -96,6 +99,7 @@ export class NatsMemory extends DocumentStore {
       writeBudgetMs,
       maxPayload: opts.maxPayload,
       maxValueSize: opts.maxValueSize,
+      observer: opts.observer,
     };
   }
 
