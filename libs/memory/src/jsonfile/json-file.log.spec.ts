@@ -6,6 +6,7 @@ import {
   SessionTooLargeError,
   userMessage,
 } from '@agent-memory/memory';
+import { INDEX_FILE } from './session-index';
 import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
@@ -84,7 +85,7 @@ describe('JsonFileMemory log form: crashes and damage', () => {
     }
     expect(files()).toEqual(before);
     await memory.clear();
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([INDEX_FILE]);
   });
 
   it.each([

@@ -11,6 +11,7 @@ import {
   type LlmClient,
   type Message,
 } from '@agent-memory/memory';
+import { INDEX_FILE } from './session-index';
 import {
   existsSync,
   mkdirSync,
@@ -65,7 +66,7 @@ describe('JsonFileMemory: corrupt files', () => {
         });
       }
       expect(readFileSync(path, 'utf8')).toBe(bytes);
-      expect(readdirSync(dir)).toEqual(['broken.json']);
+      expect(readdirSync(dir).filter((name) => name !== INDEX_FILE)).toEqual(['broken.json']);
 
       await memory.clear();
       expect(existsSync(path)).toBe(false);
@@ -106,7 +107,11 @@ describe('JsonFileMemory: writes', () => {
     await memory.setMeta('title', 'nested');
     const { tail } = await memory.loadSnapshot();
     await memory.saveSnapshot({ summary: 's' }, tail[4]!.cursor, null);
-    expect(readdirSync(join(dir, 'a', 'b', 'c')).sort()).toEqual(['chat.json', 'chat.log-1.jsonl']);
+    expect(readdirSync(join(dir, 'a', 'b', 'c')).sort()).toEqual([
+      INDEX_FILE,
+      'chat.json',
+      'chat.log-1.jsonl',
+    ]);
     expect((await memory.loadSnapshot()).tail).toHaveLength(5);
   });
 
