@@ -1,6 +1,6 @@
 import { appendFile, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareNewestFirst, type ListPosition } from '../core/session-list';
+import type { ListPosition } from '../core/session-list';
 import { isValidSessionId } from '../core/session-id';
 import { writeFileAtomic } from './atomic-write';
 
@@ -35,12 +35,18 @@ const MAX_REMEMBERED = 10_000;
 /** Appends that `id` was written (its file's mtime now) or, when its file is gone, removed. */
 export async function noteSessionWritten(dir: string, id: string, path: string): Promise<void> {
   const s = await stat(path).catch(() => null);
-  const value = s ? String(Math.floor(s.mtimeMs)) : '-';
+  // `mtime` (Node rounds `mtimeMs` to it), not `mtimeMs`: the time a read of the file reports.
+  const value = s ? String(s.mtime.getTime()) : '-';
   if (lastNoted.get(path) === value) return;
   if (lastNoted.size >= MAX_REMEMBERED) lastNoted.clear();
   lastNoted.set(path, value);
   // The index is a cache: a failed append is healed by the next walk.
   await appendFile(join(dir, INDEX_FILE), `${id}\t${value}\n`).catch(() => undefined);
+}
+
+interface Entry {
+  id: string;
+  ms: number;
 }
 
 /** One folder's index as this process last read it. */
@@ -71,25 +77,27 @@ export class SessionIndex {
    * session: one pass keeping the best `count` (`Infinity`: all of them, sorted).
    */
   newest(count: number, after: ListPosition | null): ListPosition[] {
+    // Compared as numbers; only the sessions returned get an ISO time.
+    const afterMs = after ? Date.parse(after.updatedAt) : 0;
+    const isAfter = (id: string, ms: number) =>
+      !after || ms < afterMs || (ms === afterMs && id > after.id);
+    const newer = (a: Entry, b: Entry) => a.ms > b.ms || (a.ms === b.ms && a.id < b.id);
+    let best: Entry[] = [];
     if (count === Infinity) {
-      const all: ListPosition[] = [];
+      for (const [id, ms] of this.times) if (isAfter(id, ms)) best.push({ id, ms });
+      best = best.sort((a, b) => (newer(a, b) ? -1 : 1));
+    } else {
       for (const [id, ms] of this.times) {
-        const position = { id, updatedAt: new Date(ms).toISOString() };
-        if (!after || compareNewestFirst(position, after) > 0) all.push(position);
+        if (!isAfter(id, ms)) continue;
+        const entry = { id, ms };
+        if (best.length === count && !newer(entry, best[count - 1]!)) continue;
+        let at = best.length;
+        while (at > 0 && newer(entry, best[at - 1]!)) at--;
+        best.splice(at, 0, entry);
+        if (best.length > count) best.pop();
       }
-      return all.sort(compareNewestFirst);
     }
-    const best: ListPosition[] = [];
-    for (const [id, ms] of this.times) {
-      const position = { id, updatedAt: new Date(ms).toISOString() };
-      if (after && compareNewestFirst(position, after) <= 0) continue;
-      if (best.length === count && compareNewestFirst(position, best[count - 1]!) >= 0) continue;
-      let at = best.length;
-      while (at > 0 && compareNewestFirst(position, best[at - 1]!) < 0) at--;
-      best.splice(at, 0, position);
-      if (best.length > count) best.pop();
-    }
-    return best;
+    return best.map((entry) => ({ id: entry.id, updatedAt: new Date(entry.ms).toISOString() }));
   }
 
   /** Corrects one session's entry from what a read of its file found (null: it is gone). */
@@ -137,7 +145,7 @@ export class SessionIndex {
       await Promise.all(
         ids.slice(i, i + STAT_CONCURRENCY).map(async (id) => {
           const s = await stat(join(this.dir, `${id}.json`)).catch(() => null);
-          if (s) found.set(id, Math.floor(s.mtimeMs));
+          if (s) found.set(id, s.mtime.getTime());
         }),
       );
     }
