@@ -1,5 +1,4 @@
 import { JsonFileMemory, userMessage, assistantMessage } from '@agent-memory/memory';
-import { INDEX_FILE } from './session-index';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,7 +77,7 @@ describe('JsonFileMemory across processes', () => {
       expect(mine).toEqual(Array.from({ length: 50 }, (_, i) => `w${w}-q${i}`));
     }
     expect(await JsonFileMemory.inspect(file)).toMatchObject({ messages: 400, stored: 400 });
-    expect(readdirSync(dir).sort()).toEqual([INDEX_FILE, 'shared.json', 'shared.log-1.jsonl']);
+    expect(readdirSync(dir).sort()).toEqual(['shared.json', 'shared.log-1.jsonl']);
   }, 120_000);
 
   it('lets exactly one of two processes racing saveSnapshot with the same prev win', async () => {

@@ -6,7 +6,6 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
-import { INDEX_FILE } from './session-index';
 import {
   copyFileSync,
   mkdtempSync,
@@ -117,7 +116,7 @@ describe('JsonFileMemory file format', () => {
       { at: 1, m: turn },
       { at: 3, m: [userMessage('more')] },
     ]);
-    expect(readdirSync(dir).sort()).toEqual([INDEX_FILE, 'chat.json', 'chat.log-1.jsonl']);
+    expect(readdirSync(dir).sort()).toEqual(['chat.json', 'chat.log-1.jsonl']);
   });
 
   it('moves a plain session to the log form once it passes plainMaxBytes', async () => {

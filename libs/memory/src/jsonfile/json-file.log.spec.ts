@@ -6,7 +6,6 @@ import {
   SessionTooLargeError,
   userMessage,
 } from '@agent-memory/memory';
-import { INDEX_FILE } from './session-index';
 import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
@@ -85,7 +84,7 @@ describe('JsonFileMemory log form: crashes and damage', () => {
     }
     expect(files()).toEqual(before);
     await memory.clear();
-    expect(readdirSync(dir)).toEqual([INDEX_FILE]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it.each([

@@ -11,7 +11,6 @@ import {
   type LlmClient,
   type Message,
 } from '@agent-memory/memory';
-import { INDEX_FILE } from './session-index';
 import {
   existsSync,
   mkdirSync,
@@ -66,7 +65,7 @@ describe('JsonFileMemory: corrupt files', () => {
         });
       }
       expect(readFileSync(path, 'utf8')).toBe(bytes);
-      expect(readdirSync(dir).filter((name) => name !== INDEX_FILE)).toEqual(['broken.json']);
+      expect(readdirSync(dir)).toEqual(['broken.json']);
 
       await memory.clear();
       expect(existsSync(path)).toBe(false);
@@ -107,11 +106,7 @@ describe('JsonFileMemory: writes', () => {
     await memory.setMeta('title', 'nested');
     const { tail } = await memory.loadSnapshot();
     await memory.saveSnapshot({ summary: 's' }, tail[4]!.cursor, null);
-    expect(readdirSync(join(dir, 'a', 'b', 'c')).sort()).toEqual([
-      INDEX_FILE,
-      'chat.json',
-      'chat.log-1.jsonl',
-    ]);
+    expect(readdirSync(join(dir, 'a', 'b', 'c')).sort()).toEqual(['chat.json', 'chat.log-1.jsonl']);
     expect((await memory.loadSnapshot()).tail).toHaveLength(5);
   });
 

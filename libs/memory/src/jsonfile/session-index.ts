@@ -1,4 +1,5 @@
-import { appendFile, open, readdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListPosition } from '../core/session-list';
 import { isValidSessionId } from '../core/session-id';
@@ -7,7 +8,7 @@ import { writeFileAtomic } from './atomic-write';
 /**
  * The folder's session index: `_index`, one line `<id>\t<mtime ms>` per write (or `<id>\t-` when
  * a session was removed), appended by every process that writes a session there, after it let go
- * of the session's lock. It is a cache of the session files' modification times: a reader keeps
+ * of the session's lock. The first list of the folder creates it (a folder never listed has none). It is a cache of the session files' modification times: a reader keeps
  * the latest time of each session in memory, reads only the lines added since its last look, and
  * so lists the newest sessions without a `stat` of every file. The files stay the truth:
  * - the first look in a process walks the folder (`readdir` + `stat` of each file), and so does
@@ -40,8 +41,19 @@ export async function noteSessionWritten(dir: string, id: string, path: string):
   if (lastNoted.get(path) === value) return;
   if (lastNoted.size >= MAX_REMEMBERED) lastNoted.clear();
   lastNoted.set(path, value);
-  // The index is a cache: a failed append is healed by the next walk.
-  await appendFile(join(dir, INDEX_FILE), `${id}\t${value}\n`).catch(() => undefined);
+  // Only to an index a list created (a folder nobody lists gets none); the index is a cache: a
+  // failed append is healed by the next walk.
+  const handle = await open(join(dir, INDEX_FILE), constants.O_WRONLY | constants.O_APPEND).catch(
+    () => null,
+  );
+  if (!handle) return;
+  try {
+    await handle.write(`${id}\t${value}\n`);
+  } catch {
+    // As above: the next walk heals it.
+  } finally {
+    await handle.close();
+  }
 }
 
 interface Entry {
