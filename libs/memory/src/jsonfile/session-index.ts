@@ -174,7 +174,8 @@ export class SessionIndex {
       if (now && now.ino === this.inode && now.size > this.offset) await this.readLines(now.size);
       return;
     }
-    await this.rewrite(found);
+    // A folder this process may not write to (read-only) is listed by walking it each time.
+    await this.rewrite(found).catch(() => (this.inode = -1));
   }
 
   /** Replaces the index with one line per session (atomically; an append racing it is healed by the next walk). */
