@@ -228,6 +228,35 @@ describe('docker/', () => {
       ).toContain('process.env.WORKER_HEARTBEAT_FILE');
     });
 
+    it("sets every server variable (but the secrets and the other backends') to a value the server accepts", () => {
+      const secrets = manifests(join(DOCKER_DIR, 'k8s', 'examples')).find(
+        (m) => m.kind === 'Secret',
+      )!.stringData!;
+      /** Variables of backends and modes other than the manifests' (postgres, NATS compaction). */
+      const otherBackends = new Set(['MEMORY_DIR', 'MEMORY_SIMPLE_CAPACITY']);
+      /** Variables with a default the manifests keep (subject and queue names of the worker's). */
+      const defaulted = new Set(['COMPACTION_NATS_SUBJECT', 'COMPACTION_NATS_QUEUE']);
+      const env = envOf(deployment('api').spec.template.spec.containers[0]);
+      const missing = API_ENV_VARS.filter(
+        (name) =>
+          !(name in env) && !(name in secrets) && !otherBackends.has(name) && !defaulted.has(name),
+      );
+      expect(missing).toEqual([]);
+      const parsed = parseApiConfig({
+        ...env,
+        ...secrets,
+        MEMORY_ADMIN_TOKEN: 'a-real-token-0123456789abcdef0123456789',
+      });
+      expect(parsed).toMatchObject({
+        compactionJobTtlMs: 86_400_000,
+        compactionJobLeaseMs: 30_000,
+        authFailureLimit: 20,
+        authFailureWindowMs: 60_000,
+        logFormat: 'json',
+        metricsPort: null,
+      });
+    });
+
     it('migrates in a Job, and runs the pods without DDL', () => {
       const job = byKind('Job')[0]!;
       const command = job.spec.template.spec.containers[0].command as string[];

@@ -9,6 +9,7 @@ import { JsonFileMemory } from './json-file.store';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
+import { SessionIndex } from './session-index';
 
 /** Options of `jsonFileBackend` (a folder of session files). */
 export interface JsonFileBackendOptions extends SessionFilesOptions {
@@ -28,9 +29,10 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
  * {@link JsonFileMemory} over that file; all of them share one cache of parsed sessions and one
  * write queue per session.
  *
- * `list` sorts the session files by their modification time (one `stat` each) and reads only the
- * sessions of the page it returns; with `search`, it reads sessions newest first until the page
- * is full. Files whose name is not a valid session id, and files that do not decode, are left out
+ * `list` takes the sessions newest first from the folder's session index (`_index`: the files'
+ * modification times as every writing process notes them, see `SessionIndex`; no `stat` of every
+ * file) and reads only the sessions of the page it returns; with `search`, it reads sessions
+ * newest first until the page is full. Files whose name is not a valid session id, and files that do not decode, are left out
  * of the list, never deleted or changed; `inspect` on a corrupt one throws `CorruptSessionError`,
  * and `delete` removes it. The first `open` (or `list`) removes temp files and locks left by a
  * process that was killed, so the first write after a crash does not wait.
@@ -41,6 +43,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
   }
   const dir = resolve(options.dir);
   const files = new SessionFiles(options);
+  const index = new SessionIndex(dir);
   const pathOf = (sessionId: string) => join(dir, `${sessionId}.json`);
   let tidied: Promise<void> | null = null;
   const tidy = () => (tidied ??= removeLeftovers(dir).catch(() => undefined));
@@ -63,7 +66,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
     },
     async list(q) {
       await tidy();
-      return listSessionFiles(dir, (id) => inspectSessionFile(id, pathOf(id)), q);
+      return listSessionFiles(index, (id) => inspectSessionFile(id, pathOf(id)), q);
     },
     async inspect(sessionId) {
       assertSessionId(sessionId);

@@ -28,6 +28,7 @@ import {
   storedSnapshot,
 } from '../core/snapshot';
 import { withFileLock } from './file-lock';
+import { noteSessionWritten } from './session-index';
 import {
   keyRecords,
   SessionFiles,
@@ -230,6 +231,7 @@ export class JsonFileMemory implements SessionStore {
     await this.files.serialize(this.path, async () => {
       if (!(await exists(dirname(this.path)))) return;
       await withFileLock(this.sessionId, this.path, () => this.files.remove(this.path));
+      await this.noteWritten();
     });
   }
 
@@ -264,14 +266,22 @@ export class JsonFileMemory implements SessionStore {
         throwIfAborted(opts);
         return change(state);
       });
+    let result: T;
     try {
-      return await attempt();
+      result = await attempt();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       if (await exists(dirname(this.path))) throw error;
       await mkdir(dirname(this.path), { recursive: true });
-      return attempt();
+      result = await attempt();
     }
+    await this.noteWritten();
+    return result;
+  }
+
+  /** Tells the folder's session index (after the lock is gone: see `SessionIndex`). */
+  private noteWritten(): Promise<void> {
+    return noteSessionWritten(dirname(this.path), this.sessionId, this.path);
   }
 
   /**

@@ -1,80 +1,52 @@
-import { unlessCorrupt } from '../core/session-info';
-import { readdir, stat, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListSessionsQuery, SessionInfo, SessionPage } from '../core/backend.interface';
-import {
-  compareNewestFirst,
-  decodeListToken,
-  encodeListToken,
-  listLimit,
-  matchesSearch,
-  type ListPosition,
-} from '../core/session-list';
-import { isValidSessionId } from '../core/session-id';
+import { unlessCorrupt } from '../core/session-info';
+import { decodeListToken, encodeListToken, listLimit, matchesSearch } from '../core/session-list';
 import { isAlive, removeIfAbandoned } from './file-lock';
+import type { SessionIndex } from './session-index';
 
-/** `stat` calls in flight at once while listing. */
-const STAT_CONCURRENCY = 64;
 /** Sessions read at once to fill a page. */
 const READ_CONCURRENCY = 16;
 
 /**
- * One page of the sessions in `dir`, newest first: sorts the session files on their modification
- * time (one `stat` each, no read), then reads sessions in that order, only until the page (plus
- * one, to know whether there is a next page) is full. Without `search` that is the page's
- * sessions; with it, as many as it takes to find them. Keyset tokens hold the last item's
- * `updatedAt` and id, so they stay valid while sessions are written: a session written since
- * moves ahead of the token and is not shown again.
+ * One page of the sessions in `dir`, newest first, in the order of the folder's session index
+ * (the files' modification times, without a `stat` of each: see {@link SessionIndex}); then reads
+ * sessions in that order, only until the page (plus one, to know whether there is a next page)
+ * is full. Without `search` that is the page's sessions; with it, as many as it takes to find
+ * them. Keyset tokens hold the last item's `updatedAt` and id, so they stay valid while sessions
+ * are written: a session written since moves ahead of the token and is not shown again.
  */
 export async function listSessionFiles(
-  dir: string,
+  index: SessionIndex,
   read: (id: string) => Promise<SessionInfo | null>,
   q: ListSessionsQuery,
 ): Promise<SessionPage> {
   const limit = listLimit(q);
   const after = q.after ? decodeListToken(q.after) : null;
-  const ids = (await sessionFileNames(dir))
-    .map((name) => name.slice(0, -'.json'.length))
-    .filter((id) => isValidSessionId(id));
-  const positions: ListPosition[] = [];
-  for (let i = 0; i < ids.length; i += STAT_CONCURRENCY) {
-    const batch = await Promise.all(
-      ids.slice(i, i + STAT_CONCURRENCY).map(async (id) => {
-        const s = await stat(join(dir, `${id}.json`)).catch(() => null);
-        return s ? { id, updatedAt: s.mtime.toISOString() } : null;
-      }),
-    );
-    for (const position of batch) {
-      if (position && (!after || compareNewestFirst(position, after) > 0)) positions.push(position);
-    }
-  }
-  positions.sort(compareNewestFirst);
+  await index.refresh();
   const items: SessionInfo[] = [];
-  for (let i = 0; i < positions.length && items.length <= limit;) {
+  let from = after;
+  // A search may read every session: sort them once rather than pick the next few each time.
+  const sorted = q.search ? index.newest(Infinity, after) : null;
+  let taken = 0;
+  while (items.length <= limit) {
     const want = q.search ? READ_CONCURRENCY : Math.min(READ_CONCURRENCY, limit + 1 - items.length);
-    const batch = await Promise.all(
-      positions.slice(i, i + want).map((p) => unlessCorrupt(() => read(p.id))),
-    );
-    i += want;
-    for (const info of batch) {
+    const positions = sorted ? sorted.slice(taken, (taken += want)) : index.newest(want, from);
+    if (positions.length === 0) break;
+    from = positions[positions.length - 1]!;
+    const batch = await Promise.all(positions.map((p) => unlessCorrupt(() => read(p.id))));
+    for (const [n, info] of batch.entries()) {
+      const position = positions[n]!;
+      // A session gone, or written since the index says: the index learns it.
+      if (info?.updatedAt !== position.updatedAt)
+        index.correct(position.id, info?.updatedAt ?? null);
       if (info && matchesSearch(info, q.search) && items.length <= limit) items.push(info);
     }
   }
   const page = items.slice(0, limit);
   const last = page[page.length - 1];
   return { items: page, next: items.length > limit && last ? encodeListToken(last) : null };
-}
-
-/** The names of the session files in `dir` (`*.json`); none when it does not exist. */
-export async function sessionFileNames(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true }))
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-      .map((entry) => entry.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }
 
 /** A temp file's name: `.<target>.<pid>.<12 hex>.tmp`. */

@@ -33,6 +33,11 @@ interface PostgresBackendCommonOptions {
    * not keep them between transactions (PgBouncer transaction mode before 1.21).
    */
   preparedStatements?: boolean;
+  /**
+   * Saves release the session's lock before their WAL flush and wait for it after (default
+   * true); see `PostgresMemoryOptions.earlyLockRelease`.
+   */
+  earlyLockRelease?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
 }
@@ -120,6 +125,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
     ensureSchema: false,
     pruneCompacted: options.pruneCompacted,
     preparedStatements: options.preparedStatements,
+    earlyLockRelease: options.earlyLockRelease,
     summarization: options.summarization,
   };
   const sql = statements(tables);

@@ -155,6 +155,53 @@ describe('saves of one session waiting in one process', () => {
     expect(await backend.inspect('grouped')).toMatchObject({ messages: 16, stored: 16 });
   });
 
+  it.each([
+    ['with early lock release (default)', {}],
+    ['with earlyLockRelease: false', { earlyLockRelease: false }],
+  ])(
+    'keep turns contiguous and counted across DataSources that wait for each other, %s',
+    async (label, options) => {
+      const table = schemas.nextTable();
+      const other = await new DataSource({
+        type: 'postgres',
+        url: schemas.url,
+        poolSize: 4,
+      }).initialize();
+      try {
+        // Two DataSources do not combine their saves: the second waits for the first's lock.
+        const backends = [
+          await postgresBackend({ dataSource, table, ...options }),
+          await postgresBackend({ dataSource: other, table, ensureSchema: false, ...options }),
+        ];
+        const TURNS = 15;
+        await Promise.all(
+          Array.from({ length: 6 }, async (_, w) => {
+            const memory = await backends[w % 2]!.open('contended');
+            for (let t = 0; t < TURNS; t++) {
+              await memory.save([userMessage(`w${w}-q${t}`), userMessage(`w${w}-a${t}`)]);
+            }
+          }),
+        );
+        const got = texts(await (await backends[0]!.open('contended')).retrieve());
+        const split = got.filter(
+          (text, i) => text.includes('-q') && got[i + 1] !== text.replace('-q', '-a'),
+        ).length;
+        const lost = 6 * TURNS * 2 - got.length;
+        console.log(
+          `postgres, 2 DataSources x 3 writers x ${TURNS} turns ${label}: lost ${lost}, split ${split}`,
+        );
+        expect({ lost, split }).toEqual({ lost: 0, split: 0 });
+        expect(await backends[1]!.inspect('contended')).toMatchObject({
+          messages: 6 * TURNS * 2,
+          stored: 6 * TURNS * 2,
+        });
+      } finally {
+        await other.destroy();
+      }
+    },
+    60_000,
+  );
+
   it('fail together when their statement fails, and one aborted while waiting stores nothing', async () => {
     const table = schemas.nextTable();
     const backend = await postgresBackend({ dataSource, table });

@@ -63,6 +63,17 @@ export interface PostgresMemoryOptions {
    * (PgBouncer in transaction mode before 1.21, or without `max_prepared_statements`).
    */
   preparedStatements?: boolean;
+  /**
+   * Early lock release (default true): a save that had to wait for the session's lock (another
+   * writer held it) commits without waiting for its WAL flush, so the lock passes on at once,
+   * then waits for a flush in a second statement before it resolves: writers of one session
+   * share flushes instead of taking one each in turn, one after another. A save that finds the
+   * lock free commits as usual, in one statement. The cost: a contended message can be
+   * seen by readers up to one flush before it is durable, and a server crash in that window
+   * loses it (its save was never acknowledged). Set false to flush under the lock, or where
+   * `pg_logical_emit_message` (the flush statement) is not allowed.
+   */
+  earlyLockRelease?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
 }
@@ -74,7 +85,9 @@ export interface PostgresMemoryOptions {
  *
  * Every write of messages or snapshot first takes the session's transaction-scoped advisory lock
  * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
- * serialised across processes until commit and a batch's seqs are contiguous. Saves of one
+ * serialised across processes until commit and a batch's seqs are contiguous (and committed in
+ * seq order). By default a save commits without waiting for the WAL flush under that lock and
+ * waits for it afterwards (`earlyLockRelease`), so the writers share flushes. Saves of one
  * session that wait in one process are combined into one statement (group commit), each batch
  * still contiguous and in order. A save updates the sessions row's counters and `updated_at` in
  * its own statement; statement triggers on the messages table do the same for rows another writer
@@ -121,11 +134,19 @@ export class PostgresMemory implements SessionStore {
     return memory;
   }
 
-  /** Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending. */
+  /**
+   * Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending.
+   * Resolves once they are durable.
+   */
   private async insert(messages: readonly string[]): Promise<number[]> {
-    const rows = (await this.query(this.sql.save, [this.sessionId, messages, messages.length])) as {
-      seq: string;
-    }[];
+    const early = this.opts.earlyLockRelease ?? true;
+    const rows = (await this.query(early ? this.sql.saveEarlyRelease : this.sql.save, [
+      this.sessionId,
+      messages,
+      messages.length,
+    ])) as { seq: string; waited?: boolean }[];
+    // Committed without its flush: this statement's commit, after it in the WAL, waits for both.
+    if (rows[0]?.waited) await this.query(this.sql.flushWal, []);
     return ascendingSeqs(rows);
   }
 
@@ -341,13 +362,9 @@ function savedRange(seqs: readonly number[]): SaveResult {
 /** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
 function statements({ messages, snapshots, sessions, lockKey }: MemoryTableNames) {
   // The key text holds only validated identifiers, so it is safe inside a literal.
-  const lock = `pg_advisory_xact_lock(hashtextextended('${lockKey}' || $1, 0))`;
-  return {
-    // The session's advisory lock is taken before any seq is drawn and held until commit: the next
-    // writer's seqs come after this batch's. The counters are upserted here, after the lock (the
-    // upsert reads it), and the insert trigger skips this statement (`own_insert`); it only
-    // counts rows other writers insert.
-    save: `WITH lock AS (SELECT ${lock}),
+  const lockKeyOf = `hashtextextended('${lockKey}' || $1, 0)`;
+  const lock = `pg_advisory_xact_lock(${lockKeyOf})`;
+  const saveStatement = (takeLock: string, alsoReturn: string) => `WITH lock AS (${takeLock}),
       own AS (SELECT set_config('agent_memory.own_insert', 'on', true)),
       session AS (
         INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
@@ -361,7 +378,25 @@ function statements({ messages, snapshots, sessions, lockKey }: MemoryTableNames
       SELECT session.session_id, batch.message
       FROM own, session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
       ORDER BY batch.ord
-      RETURNING seq`,
+      RETURNING seq${alsoReturn}`;
+  return {
+    // The session's advisory lock is taken before any seq is drawn and held until commit: the next
+    // writer's seqs come after this batch's. The counters are upserted here, after the lock (the
+    // upsert reads it), and the insert trigger skips this statement (`own_insert`); it only
+    // counts rows other writers insert.
+    save: saveStatement(`SELECT ${lock}`, ''),
+    // The same with `earlyLockRelease`: a save that finds the lock free commits as usual; one that
+    // had to wait (other writers are at it) commits without waiting for its WAL flush, so the
+    // lock passes on at once, and says so (`waited`): `flushWal` then waits for the flush.
+    saveEarlyRelease: saveStatement(
+      `SELECT CASE WHEN pg_try_advisory_xact_lock(${lockKeyOf}) THEN false
+         ELSE (set_config('synchronous_commit', 'off', true) || pg_advisory_xact_lock(${lockKeyOf})::text) IS NOT NULL
+       END AS waited`,
+      ', (SELECT waited FROM lock) AS waited',
+    ),
+    // A transactional WAL record: its commit waits (as `synchronous_commit` says) for the WAL up
+    // to it, so for every commit before it.
+    flushWal: `SELECT pg_logical_emit_message(true, 'agent_memory', 'flush')`,
     // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
     lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
       VALUES ($1, ${NOW_MS})
