@@ -18,6 +18,7 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
+import { seededRandom } from '../test/support/seeded-random';
 import { measure, measureEach, ratio, type BenchSuite } from './harness';
 
 const COUNTED = 1_000;
@@ -59,29 +60,17 @@ const BARE_RUN = 16 * 1024;
 
 const MB = 1 << 20;
 
-/** Pseudo-random numbers in [0, 1), the same on every run (mulberry32: no float LCG, which cycles). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 /** `length` characters drawn from `alphabet` (code points), the same on every run. */
 function randomFrom(alphabet: string, length: number): string {
   const characters = [...alphabet];
-  const next = seeded(7);
+  const next = seededRandom(7);
   return Array.from({ length }, () => characters[Math.floor(next() * characters.length)]).join('');
 }
 
 /** `length` base64 characters of pseudo-random bytes, the same on every run. */
 function randomBytesBase64(length: number): string {
   const bytes = Buffer.alloc((length / 4) * 3);
-  const next = seeded(5);
+  const next = seededRandom(5);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
   return bytes.toString('base64');
 }

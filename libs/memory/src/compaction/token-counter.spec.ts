@@ -4,6 +4,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { clearMergeCache, countTokens, encode } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import { encode as encodeCl100k } from 'gpt-tokenizer/cjs/encoding/cl100k_base';
 import { startEventLoopBaseline } from '../../../../test/support/event-loop-baseline';
+import { seededRandom } from '../../../../test/support/seeded-random';
 import { assistantMessage, toolResultMessage, userMessage } from '../core/message';
 import {
   TOKENS_PER_IMAGE,
@@ -84,32 +85,16 @@ describe('TokenCounter', () => {
   });
 });
 
-/**
- * A deterministic pseudo-random generator (mulberry32), so the inputs are the same on every run.
- * Its 32-bit integer steps never lose precision: a float LCG does, and repeats itself after about
- * 10,000 values, which makes "random" megabytes periodic and lets the tokenizer's caches hit.
- */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 /** `length` characters (code points) drawn from `alphabet`, as one flat string like a parsed body. */
 function randomText(length: number, alphabet: string, seed = 7): string {
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   const characters = [...alphabet];
   return Array.from({ length }, () => characters[Math.floor(next() * characters.length)]).join('');
 }
 
 /** `length` base64 characters of seeded random bytes. */
 function randomBase64(length: number, seed = 5): string {
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   const bytes = Buffer.alloc(Math.ceil((length * 3) / 4));
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
   return bytes.toString('base64').slice(0, length);
