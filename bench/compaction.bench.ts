@@ -18,6 +18,7 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
+import { seededRandom } from '../test/support/seeded-random';
 import { measure, measureEach, ratio, type BenchSuite } from './harness';
 
 const COUNTED = 1_000;
@@ -62,21 +63,15 @@ const MB = 1 << 20;
 /** `length` characters drawn from `alphabet` (code points), the same on every run. */
 function randomFrom(alphabet: string, length: number): string {
   const characters = [...alphabet];
-  let state = 7;
-  return Array.from({ length }, () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return characters[state % characters.length];
-  }).join('');
+  const next = seededRandom(7);
+  return Array.from({ length }, () => characters[Math.floor(next() * characters.length)]).join('');
 }
 
 /** `length` base64 characters of pseudo-random bytes, the same on every run. */
 function randomBytesBase64(length: number): string {
   const bytes = Buffer.alloc((length / 4) * 3);
-  let state = 5;
-  for (let i = 0; i < bytes.length; i++) {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    bytes[i] = (state >> 16) & 0xff;
-  }
+  const next = seededRandom(5);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
   return bytes.toString('base64');
 }
 
