@@ -6,6 +6,7 @@ import {
   type MemoryModuleOptions,
 } from '@agent-memory/memory';
 import type { MemoryConfig } from './memory-config';
+import { withRecallFromConfig } from './recall-options.factory';
 
 /**
  * The backend `MEMORY_BACKEND` names. Optional backends are loaded only when chosen, so a
@@ -34,17 +35,34 @@ export async function memoryBackendFromConfig(config: MemoryConfig): Promise<Mem
 }
 
 /**
- * `MemoryModule.forRoot` options from the settings: the backend, the compaction threshold and
- * window, the LLM (or the offline summariser) and where checks run.
+ * The backend of {@link memoryBackendFromConfig}, with semantic recall when `MEMORY_RECALL_EMBEDDER`
+ * is set (`withRecall`: saves are embedded by background jobs in this process).
+ * @throws what opening the backend, the embedder or the vector store throws.
+ */
+export async function memoryBackendWithRecallFromConfig(
+  config: MemoryConfig,
+): Promise<MemoryBackend> {
+  const backend = await memoryBackendFromConfig(config);
+  return config.recall ? withRecallFromConfig(backend, config.recall) : backend;
+}
+
+/**
+ * `MemoryModule.forRoot` options from the settings: the backend (with recall when configured), the
+ * compaction threshold and window, the LLM (or the offline summariser) and where checks run.
  * @param opts.mode overrides `COMPACTION_MODE` (the worker always compacts inline).
+ * @param opts.recall false leaves recall off whatever the settings say: the compaction worker
+ *   neither saves messages nor answers `retrieve`, so indexing stays with the processes that save.
  */
 export function memoryModuleOptionsFromConfig(
   config: MemoryConfig,
-  opts: { mode?: 'inline' | 'nats' } = {},
+  opts: { mode?: 'inline' | 'nats'; recall?: boolean } = {},
 ): MemoryModuleOptions {
   const mode = opts.mode ?? config.compactionMode;
+  const withRecall = opts.recall ?? true;
   return {
-    backend: memoryBackendFromConfig(config),
+    backend: withRecall
+      ? memoryBackendWithRecallFromConfig(config)
+      : memoryBackendFromConfig(config),
     compaction: {
       thresholdTokens: config.compactAtTokens,
       keepRecent: config.compactKeepRecent,
