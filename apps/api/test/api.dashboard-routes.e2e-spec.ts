@@ -68,6 +68,7 @@ describe('dashboard routes', () => {
         summarizer: 'extractive',
         model: null,
       },
+      recall: null,
     });
   });
 

@@ -8,6 +8,7 @@ import { useSessionContext } from '../features/context/api/get-context';
 import { BudgetBar } from '../features/context/components/budget-bar';
 import { ModelViewPanel } from '../features/context/components/model-view';
 import { ManagePanel } from '../features/manage/components/manage-panel';
+import { RecallBox } from '../features/recall/components/recall-box';
 import { useInfo } from '../features/server/api/get-info';
 import { useSession } from '../features/sessions/api/get-session';
 import { transcriptQueryKey } from '../features/transcript/api/get-transcript';
@@ -25,6 +26,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const version = session.data?.updatedAt ?? '';
   const totals = useSessionContext(sessionId, false, version, version !== '');
   const modelView = state.view === 'model';
+  const recallView = state.view === 'recall';
   const context = useSessionContext(sessionId, true, version, modelView && version !== '');
   const summarizer = info.data
     ? info.data.compaction.summarizer === 'llm'
@@ -126,7 +128,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             <button
               type="button"
               role="tab"
-              aria-selected={!modelView}
+              aria-selected={state.view === 'log'}
               className="tab"
               onClick={() => navigate({ view: 'log' })}
             >
@@ -141,9 +143,24 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             >
               Model view
             </button>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={recallView}
+              className="tab"
+              onClick={() => navigate({ view: 'recall' })}
+            >
+              Recall
+            </button>
           </div>
           <div role="tabpanel">
-            {modelView ? (
+            {recallView ? (
+              <RecallBox
+                key={sessionId}
+                sessionId={sessionId}
+                configured={info.data ? info.data.recall !== null : true}
+              />
+            ) : modelView ? (
               <ModelViewPanel
                 context={context.data}
                 isError={context.isError}

@@ -80,6 +80,13 @@ export interface ServerInfo {
     /** `LLM_MODEL` when the summariser is the LLM, else null. */
     model: string | null;
   };
+  /** Semantic recall (`MEMORY_RECALL_*`); null when the server runs without it. */
+  recall: {
+    embedder: 'hashed' | 'offline' | 'openai';
+    store: 'memory' | 'pgvector';
+    topK: number;
+    scope: 'session' | 'resource';
+  } | null;
 }
 
 /** One message of `GET /api/sessions/:id/transcript`: a `CoveredEntry` with its token count. */
