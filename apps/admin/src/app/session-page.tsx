@@ -197,7 +197,12 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               <p className="muted">Counting…</p>
             )}
           </section>
-          <CompactPanel sessionId={sessionId} summarizer={summarizer} onSettled={refreshAll} />
+          <CompactPanel
+            sessionId={sessionId}
+            summarizer={summarizer}
+            lastCompaction={detail?.lastCompaction}
+            onSettled={refreshAll}
+          />
           {detail && (
             <ManagePanel
               session={detail}

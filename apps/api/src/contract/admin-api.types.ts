@@ -26,6 +26,11 @@ export interface SessionDetail extends SessionInfo {
   tokens: number;
   /** `COMPACT_AT_TOKENS`: the context size in tokens that triggers compaction. */
   compactAt: number;
+  /**
+   * The last compaction that compacted, failed or was asked for (forced or a dry run), from any
+   * replica, kept for `COMPACTION_JOB_TTL_MS`; null when none. Dashboard addition to SPEC §7.
+   */
+  lastCompaction: CompactionJob | null;
 }
 
 /** One message of `GET /api/sessions/:id/messages`; `covered` when `cursor <= snapshot.upTo`. */
