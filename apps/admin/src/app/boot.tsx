@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
-import './styles/app.css';
+import { App } from './app';
 
+/** Mounts the dashboard (loaded by `main.ts` once the first view's data is on its way). */
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />
