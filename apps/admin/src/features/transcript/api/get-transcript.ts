@@ -44,17 +44,21 @@ export function useTranscript(id: string) {
 const JUMP_PAGE_SIZE = 500;
 
 /**
- * Loads the rest of the log (the pages not loaded yet, at the largest page size), for "jump to
- * latest". The log is read forward only, so this reads every remaining page once.
- * Returns how many messages were added.
+ * Loads the pages not loaded yet (at the largest page size) up to the end of the log, for "jump
+ * to latest", or until a message after `through` is loaded (the snapshot boundary). The log is
+ * read forward only, so this reads every page up to there once. Returns how many messages were added.
  */
-export async function loadToEnd(client: QueryClient, id: string): Promise<number> {
+export async function loadToEnd(
+  client: QueryClient,
+  id: string,
+  through: Cursor = Number.POSITIVE_INFINITY,
+): Promise<number> {
   const key = transcriptQueryKey(id);
   let added = 0;
   for (;;) {
     const data = client.getQueryData<InfiniteData<TranscriptPage, Cursor | null>>(key);
     const after = data?.pages[data.pages.length - 1]?.next ?? null;
-    if (!data || after === null) return added;
+    if (!data || after === null || after > through) return added;
     const page = await getTranscript(id, after, undefined, JUMP_PAGE_SIZE);
     added += page.items.length;
     client.setQueryData<InfiniteData<TranscriptPage, Cursor | null>>(key, (current) =>

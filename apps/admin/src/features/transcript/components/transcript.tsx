@@ -37,8 +37,9 @@ export function Transcript({
   const client = useQueryClient();
   const transcript = useTranscript(sessionId);
   const [baseline, setBaseline] = useState<number | null>(null);
-  const [busy, setBusy] = useState<'latest' | 'new' | null>(null);
+  const [busy, setBusy] = useState<'latest' | 'new' | 'boundary' | null>(null);
   const [jumpError, setJumpError] = useState<unknown>(null);
+  const [scrollTarget, setScrollTarget] = useState<'boundary' | null>(null);
   const list = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -60,6 +61,8 @@ export function Transcript({
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: OVERSCAN,
     scrollMargin,
+    // Rows on the first render already, before the window is measured.
+    initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
     getItemKey: (index) => itemKey(layout.items[index]!),
   });
 
@@ -108,6 +111,29 @@ export function Transcript({
     }
   };
 
+  /** Loads the log through the snapshot's last covered message and shows the boundary. */
+  const jumpToBoundary = async () => {
+    if (!snapshot) return;
+    setBusy('boundary');
+    setJumpError(null);
+    try {
+      await loadToEnd(client, sessionId, snapshot.upTo);
+      setScrollTarget('boundary');
+    } catch (error) {
+      setJumpError(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  // Scrolls once the boundary's row exists (after the pages it needs are laid out).
+  const boundaryIndex = layout.items.findIndex((item) => item.kind === 'boundary');
+  useEffect(() => {
+    if (scrollTarget !== 'boundary' || boundaryIndex < 0) return;
+    setScrollTarget(null);
+    virtualizer.scrollToIndex(boundaryIndex, { align: 'start' });
+  }, [scrollTarget, boundaryIndex, virtualizer]);
+
   if (transcript.isError && !transcript.data) {
     return (
       <ErrorNotice
@@ -141,6 +167,16 @@ export function Transcript({
           >
             ↑ Jump to start
           </button>
+          {snapshot && (
+            <button
+              type="button"
+              className="button button-small"
+              disabled={busy !== null}
+              onClick={() => void jumpToBoundary()}
+            >
+              {busy === 'boundary' ? 'Loading…' : '⇣ Jump to snapshot boundary'}
+            </button>
+          )}
           <button
             type="button"
             className="button button-small"
