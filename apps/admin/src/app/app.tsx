@@ -6,25 +6,27 @@ import { AppHeader } from '../features/server/components/app-header';
 import { setTokenSource } from '../lib/api-client';
 import { useUrlState } from '../lib/url-state';
 import { createQueryClient } from './query-client';
+import { loadedSessionPage, loadSessionPage } from './session-page-loader';
 import { SessionsPage } from './sessions-page';
 
 // The session view is its own chunk: the list's first load does not wait for its code.
-const SessionPage = lazy(() =>
-  import('./session-page').then((module) => ({ default: module.SessionPage })),
-);
+const LazySessionPage = lazy(loadSessionPage);
 
 const REFUSED =
   'The server refused the admin token (wrong, or changed since you signed in). Sign in again.';
 
 function Shell({ onSignOut }: { onSignOut: () => void }) {
   const [state, navigate] = useUrlState();
+  const SessionPage = loadedSessionPage();
   return (
     <div className="app">
       <AppHeader onHome={() => navigate({ session: null }, 'push')} onSignOut={onSignOut} />
       <main className="app-main">
-        {state.session ? (
+        {state.session && SessionPage ? (
+          <SessionPage key={state.session} sessionId={state.session} />
+        ) : state.session ? (
           <Suspense fallback={<p className="muted">Loading the session view…</p>}>
-            <SessionPage key={state.session} sessionId={state.session} />
+            <LazySessionPage key={state.session} sessionId={state.session} />
           </Suspense>
         ) : (
           <SessionsPage />

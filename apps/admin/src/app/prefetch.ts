@@ -2,6 +2,7 @@ import { storedToken } from '../features/auth/token-storage';
 import { startEarlyGet } from '../lib/api-client';
 import { firstSessionsPageSize, TRANSCRIPT_PAGE_SIZE } from '../lib/page-sizes';
 import { parseUrlState } from '../lib/url-state';
+import { loadSessionPage } from './session-page-loader';
 
 /**
  * Starts the first view's API calls before React and the views have loaded (the app's own calls
@@ -18,7 +19,7 @@ export function prefetchFirstView(): void {
     const path = `/api/sessions/${encodeURIComponent(state.session)}`;
     startEarlyGet(path, undefined, token);
     // The session view's code too, so it loads beside the app's.
-    void import('./session-page');
+    void loadSessionPage();
     if (state.view === 'log') {
       startEarlyGet(`${path}/transcript`, { after: null, limit: TRANSCRIPT_PAGE_SIZE }, token);
     }

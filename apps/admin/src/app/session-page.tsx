@@ -15,7 +15,14 @@ import { transcriptQueryKey } from '../features/transcript/api/get-transcript';
 import { Transcript } from '../features/transcript/components/transcript';
 import { ApiError } from '../lib/api-client';
 import { formatCount } from '../lib/number-format';
-import { useUrlState } from '../lib/url-state';
+import { useUrlState, type UrlState } from '../lib/url-state';
+
+/** The session view's tabs (`?view=`), in order. */
+const SESSION_TABS = [
+  ['log', 'Stored log'],
+  ['model', 'Model view'],
+  ['recall', 'Recall'],
+] as const satisfies readonly (readonly [UrlState['view'], string])[];
 
 /** `?session=<id>`: one session's log or model view, its budget, compaction and management. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
@@ -125,33 +132,18 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <div className="session-grid">
         <div className="session-main">
           <div className="tabs" role="tablist" aria-label="Session view">
-            <button
-              type="button"
-              role="tab"
-              aria-selected={state.view === 'log'}
-              className="tab"
-              onClick={() => navigate({ view: 'log' })}
-            >
-              Stored log
-            </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={modelView}
-              className="tab"
-              onClick={() => navigate({ view: 'model' })}
-            >
-              Model view
-            </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={recallView}
-              className="tab"
-              onClick={() => navigate({ view: 'recall' })}
-            >
-              Recall
-            </button>
+            {SESSION_TABS.map(([view, label]) => (
+              <button
+                key={view}
+                type="button"
+                role="tab"
+                aria-selected={state.view === view}
+                className="tab"
+                onClick={() => navigate({ view })}
+              >
+                {label}
+              </button>
+            ))}
           </div>
           <div role="tabpanel">
             {recallView ? (
