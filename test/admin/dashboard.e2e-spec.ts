@@ -169,7 +169,15 @@ describe('admin dashboard in chromium', () => {
       .waitFor();
     expect(await page.getByRole('article', { name: /, a neighbour$/ }).count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(shotsDir, 'dashboard-recall.png') });
+    // On a narrow window the recall box and the log's jump controls fit without sideways scrolling.
+    await page.setViewportSize({ width: 420, height: 860 });
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole('tab', { name: 'Stored log' }).click();
+    await page.getByRole('navigation', { name: 'Move in the log' }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 860 });
   });
 
   it('shows what the model will see next turn', async () => {
