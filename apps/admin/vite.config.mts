@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress, preloadDynamicEntries } from './vite.precompress.mjs';
 
 /**
  * The dashboard's build (`apps/admin/dist`, served by apps/api at `/`), its dev server
@@ -11,7 +12,7 @@ const apiUrl = process.env.ADMIN_API_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), preloadDynamicEntries(['src/app/boot.tsx']), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     proxy: {

@@ -1,4 +1,5 @@
-import type { MemoryBackend } from '@agent-memory/memory';
+import { userMessage, type MemoryBackend } from '@agent-memory/memory';
+import { hasRecall, type RecallBackend } from '@agent-memory/memory/rag';
 import { ConfigValidationError } from './config-validation.error';
 import { parseMemoryConfig } from './memory-config';
 import { memoryModuleOptionsFromConfig } from './memory-options.factory';
@@ -81,5 +82,83 @@ describe('parseMemoryConfig', () => {
     const worker = memoryModuleOptionsFromConfig(config, { mode: 'inline' });
     expect(worker.compaction).toMatchObject({ mode: 'inline' });
     expect(worker.compaction!.nats).toBeUndefined();
+  });
+
+  it('leaves recall off by default and reads MEMORY_RECALL_* when an embedder is named', () => {
+    expect(parseMemoryConfig({}).recall).toBeNull();
+    expect(
+      parseMemoryConfig({
+        DATABASE_URL: 'postgres://u@h:5432/db',
+        MEMORY_RECALL_EMBEDDER: 'hashed',
+        MEMORY_RECALL_STORE: 'pgvector',
+        MEMORY_RECALL_TOP_K: '6',
+        MEMORY_RECALL_SCOPE: 'resource',
+        MEMORY_RECALL_RESOURCE_KEY: 'user',
+        MEMORY_RECALL_MIN_SCORE: '0.25',
+      }).recall,
+    ).toEqual({
+      embedder: 'hashed',
+      embedderUrl: null,
+      embedderApiKey: null,
+      embedderModel: null,
+      embedderDimensions: null,
+      store: 'pgvector',
+      databaseUrl: 'postgres://u@h:5432/db',
+      pgTable: null,
+      topK: 6,
+      messageRange: 1,
+      scope: 'resource',
+      resourceMetaKey: 'user',
+      minScore: 0.25,
+    });
+  });
+
+  it('names every bad recall variable', () => {
+    expect(problemsOf({ MEMORY_RECALL_TOP_K: '3' })).toEqual([
+      'MEMORY_RECALL_EMBEDDER (hashed, offline or openai) is required when MEMORY_RECALL_TOP_K is set',
+    ]);
+    const problems = problemsOf({
+      MEMORY_RECALL_EMBEDDER: 'openai',
+      MEMORY_RECALL_STORE: 'pgvector',
+      MEMORY_RECALL_TOP_K: '0',
+      MEMORY_RECALL_SCOPE: 'tenant',
+      MEMORY_RECALL_MIN_SCORE: '2',
+      MEMORY_RECALL_PG_TABLE: 'a;drop',
+    });
+    expect(problems.map((line) => line.split(/[= ]/)[0])).toEqual([
+      'MEMORY_RECALL_EMBEDDER_URL',
+      'MEMORY_RECALL_EMBEDDER_MODEL',
+      'MEMORY_RECALL_DATABASE_URL',
+      'MEMORY_RECALL_PG_TABLE',
+      'MEMORY_RECALL_TOP_K',
+      'MEMORY_RECALL_SCOPE',
+      'MEMORY_RECALL_MIN_SCORE',
+    ]);
+    expect(problemsOf({ MEMORY_RECALL_EMBEDDER: 'bert' })).toEqual([
+      'MEMORY_RECALL_EMBEDDER="bert" is not one of hashed, offline, openai',
+    ]);
+  });
+
+  it('with an embedder named, the backend recalls; the worker leaves recall off', async () => {
+    const config = parseMemoryConfig({
+      MEMORY_BACKEND: 'simple',
+      MEMORY_RECALL_EMBEDDER: 'hashed',
+      MEMORY_RECALL_EMBEDDER_DIMENSIONS: '64',
+    });
+    const api = (await memoryModuleOptionsFromConfig(config).backend) as MemoryBackend;
+    expect(hasRecall(api)).toBe(true);
+    const session = await api.open('s');
+    await session.save([userMessage('the locker code is 7731'), userMessage('weather is mild')]);
+    await (api as RecallBackend).recallIndexer.whenIdle();
+    // Recall quotes only what left the context: cover both messages with a snapshot.
+    const { tail } = await session.loadSnapshot();
+    await session.saveSnapshot({ summary: 'small talk' }, tail[1]!.cursor, null);
+    const recalled = await (api as RecallBackend).recall('s', 'what is the locker code');
+    expect(recalled.ranges[0]!.messages[0]!.text).toBe('the locker code is 7731');
+    await api.close();
+    const worker = (await memoryModuleOptionsFromConfig(config, { recall: false })
+      .backend) as MemoryBackend;
+    expect(hasRecall(worker)).toBe(false);
+    await worker.close();
   });
 });

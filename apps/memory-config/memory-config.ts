@@ -1,5 +1,6 @@
 import type { BackendKind } from '@agent-memory/memory';
 import { ConfigValidationError } from './config-validation.error';
+import { readRecallConfig, RECALL_ENV_VARS, type RecallConfig } from './recall-config';
 
 /** The memory settings both apps (admin server and compaction worker) read from the environment. */
 export interface MemoryConfig {
@@ -36,6 +37,8 @@ export interface MemoryConfig {
   compactionShutdownGraceMs: number;
   /** `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`: the summariser's LLM; null uses the offline one. */
   llm: { baseUrl: string; apiKey: string | null; model: string } | null;
+  /** `MEMORY_RECALL_*`: semantic recall (see {@link RecallConfig}); null (default) is off. */
+  recall: RecallConfig | null;
 }
 
 /** Every environment variable {@link readMemoryConfig} reads. */
@@ -57,6 +60,7 @@ export const MEMORY_ENV_VARS = [
   'LLM_BASE_URL',
   'LLM_API_KEY',
   'LLM_MODEL',
+  ...RECALL_ENV_VARS,
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -196,6 +200,7 @@ export function readMemoryConfig(
       llmBaseUrl && llmModel
         ? { baseUrl: llmBaseUrl, apiKey: reader.string('LLM_API_KEY'), model: llmModel }
         : null,
+    recall: readRecallConfig(reader, databaseUrl),
   };
 }
 

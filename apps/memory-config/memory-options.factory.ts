@@ -7,6 +7,7 @@ import {
 } from '@agent-memory/memory';
 import type { StoreObserver } from '@agent-memory/memory/observability';
 import type { MemoryConfig } from './memory-config';
+import { withRecallFromConfig } from './recall-options.factory';
 
 /**
  * The backend `MEMORY_BACKEND` names. Optional backends are loaded only when chosen, so a
@@ -38,18 +39,36 @@ export async function memoryBackendFromConfig(
 }
 
 /**
- * `MemoryModule.forRoot` options from the settings: the backend, the compaction threshold and
- * window, the LLM (or the offline summariser) and where checks run.
+ * The backend of {@link memoryBackendFromConfig}, with semantic recall when `MEMORY_RECALL_EMBEDDER`
+ * is set (`withRecall`: saves are embedded by background jobs in this process).
+ * @throws what opening the backend, the embedder or the vector store throws.
+ */
+export async function memoryBackendWithRecallFromConfig(
+  config: MemoryConfig,
+  observer?: StoreObserver,
+): Promise<MemoryBackend> {
+  const backend = await memoryBackendFromConfig(config, observer);
+  return config.recall ? withRecallFromConfig(backend, config.recall) : backend;
+}
+
+/**
+ * `MemoryModule.forRoot` options from the settings: the backend (with recall when configured), the
+ * compaction threshold and window, the LLM (or the offline summariser) and where checks run.
  * @param opts.mode overrides `COMPACTION_MODE` (the worker always compacts inline).
  * @param opts.observer told by the stores about CAS retries and session sizes (metrics).
+ * @param opts.recall false leaves recall off whatever the settings say: the compaction worker
+ *   neither saves messages nor answers `retrieve`, so indexing stays with the processes that save.
  */
 export function memoryModuleOptionsFromConfig(
   config: MemoryConfig,
-  opts: { mode?: 'inline' | 'nats'; observer?: StoreObserver } = {},
+  opts: { mode?: 'inline' | 'nats'; observer?: StoreObserver; recall?: boolean } = {},
 ): MemoryModuleOptions {
   const mode = opts.mode ?? config.compactionMode;
+  const withRecall = opts.recall ?? true;
   return {
-    backend: memoryBackendFromConfig(config, opts.observer),
+    backend: withRecall
+      ? memoryBackendWithRecallFromConfig(config, opts.observer)
+      : memoryBackendFromConfig(config, opts.observer),
     compaction: {
       thresholdTokens: config.compactAtTokens,
       keepRecent: config.compactKeepRecent,

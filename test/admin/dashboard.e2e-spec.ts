@@ -38,6 +38,8 @@ describe('admin dashboard in chromium', () => {
       MEMORY_DIR: join(dataDir, 'sessions'),
       COMPACT_AT_TOKENS: '4000',
       COMPACT_KEEP_RECENT: '6',
+      // Recall on (lexical embedder, in-process vectors), for the recall box.
+      MEMORY_RECALL_EMBEDDER: 'hashed',
     });
     await seedDashboard(server);
     const first = await compactNow(server, SUPPORT_SESSION, { force: true });
@@ -104,6 +106,10 @@ describe('admin dashboard in chromium', () => {
     const before = await detail(SUPPORT_SESSION);
     await page.getByRole('link', { name: SUPPORT_TITLE }).click();
     await page.waitForURL(new RegExp(`session=${SUPPORT_SESSION}`));
+    // The log opens at its start (the third turn's tool error is marked there); the boundary is a
+    // jump away (the log is virtualised).
+    await page.getByText('error', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: /Jump to snapshot boundary/ }).click();
     // The "summarised to" part waits for the context's token totals.
     const boundary = page
       .getByRole('region', { name: 'Snapshot boundary' })
@@ -115,11 +121,63 @@ describe('admin dashboard in chromium', () => {
     expect(await boundary.textContent()).toContain(`covers up to #${before.snapshot!.upTo}`);
     expect(await boundary.textContent()).toContain(before.snapshot!.summary.split('\n')[0]!);
     await boundary.getByText('pinned', { exact: true }).first().waitFor();
-    // Tool errors are marked in the log.
-    await page.getByText('error', { exact: true }).first().waitFor();
     await boundary.scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollBy(0, -260));
     await page.screenshot({ path: join(shotsDir, 'dashboard-session-view.png') });
+  });
+
+  it('jumps to the latest message and back to the start, from the keyboard', async () => {
+    const jumps = page.getByRole('navigation', { name: 'Move in the log' });
+    const log = (await (
+      await server.request(`/api/sessions/${SUPPORT_SESSION}/messages?limit=500`)
+    ).json()) as { items: { cursor: number }[] };
+    const lastCursor = log.items[log.items.length - 1]!.cursor;
+    await jumps.getByRole('button', { name: /Jump to latest/ }).focus();
+    await page.keyboard.press('Enter');
+    const last = page.locator('article[data-cursor]').last();
+    await page.waitForFunction(
+      (cursor) => document.querySelector(`article[data-cursor="${cursor}"]`) !== null,
+      lastCursor,
+    );
+    expect(await last.isVisible()).toBe(true);
+    await page.getByText('End of the log').waitFor();
+    // Focus stays visible on the control the keyboard used.
+    expect(
+      await jumps
+        .getByRole('button', { name: /Jump to start/ })
+        .evaluate((button) => getComputedStyle(button).visibility),
+    ).toBe('visible');
+    await jumps.getByRole('button', { name: /Jump to start/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('article[data-cursor="1"]').waitFor();
+    expect(await page.locator('article[data-cursor="1"]').isVisible()).toBe(true);
+  });
+
+  it('shows what semantic recall would add for a query (Recall tab)', async () => {
+    await page.getByRole('tab', { name: 'Recall' }).click();
+    await page.waitForURL(/view=recall/);
+    await page.getByLabel('Recall query').fill('statement page showing both charges');
+    await page.getByRole('button', { name: 'Recall', exact: true }).click();
+    const hit = page.getByRole('article', { name: /, a match$/ }).first();
+    await hit.waitFor();
+    expect(await hit.textContent()).toMatch(/score \d\.\d\d/);
+    // The covered message with those words is among what would be quoted.
+    await page
+      .getByRole('article')
+      .filter({ hasText: 'Here is the statement page showing both charges.' })
+      .first()
+      .waitFor();
+    expect(await page.getByRole('article', { name: /, a neighbour$/ }).count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(shotsDir, 'dashboard-recall.png') });
+    // On a narrow window the recall box and the log's jump controls fit without sideways scrolling.
+    await page.setViewportSize({ width: 420, height: 860 });
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.getByRole('tab', { name: 'Stored log' }).click();
+    await page.getByRole('navigation', { name: 'Move in the log' }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 860 });
   });
 
   it('shows what the model will see next turn', async () => {
@@ -139,9 +197,22 @@ describe('admin dashboard in chromium', () => {
   it('runs a forced compaction and shows its result', async () => {
     const before = await detail(SUPPORT_SESSION);
     await page.getByLabel(/Force/).check();
-    await page.getByRole('button', { name: 'Compact now' }).click();
+    // Before: the last compaction (the seed's, from the server) is shown already.
     const status = page.locator('.job-done');
-    await status.waitFor();
+    expect(await status.textContent()).toContain(
+      `messages up to #${before.snapshot!.upTo} (the new boundary)`,
+    );
+    await page.getByRole('button', { name: 'Compact now' }).click();
+    await page.waitForFunction(
+      (upTo) =>
+        /messages up to #\d+ \(the new boundary\)/.test(
+          document.querySelector('.job-done')?.textContent ?? '',
+        ) &&
+        !document
+          .querySelector('.job-done')!
+          .textContent!.includes(`messages up to #${upTo} (the new boundary)`),
+      before.snapshot!.upTo,
+    );
     const after = await detail(SUPPORT_SESSION);
     expect(after.snapshot!.upTo).toBeGreaterThan(before.snapshot!.upTo);
     const text = await status.textContent();
@@ -150,10 +221,24 @@ describe('admin dashboard in chromium', () => {
     expect(text).toMatch(/[\d,]+ → [\d,]+ tokens/);
     expect(text).toContain('extractive (offline)');
     // The log redraws with the new boundary.
+    await page.getByRole('button', { name: /Jump to snapshot boundary/ }).click();
     await page
       .getByRole('region', { name: 'Snapshot boundary' })
       .getByText(`covers up to #${after.snapshot!.upTo}`)
       .waitFor();
+
+    // Another tab (no sessionStorage of this one) shows the same last compaction, from the server.
+    const other = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    try {
+      await other.goto(`${server.url}/?token=${server.token}&session=${SUPPORT_SESSION}`);
+      const elsewhere = other.locator('.job-done');
+      await elsewhere.waitFor();
+      expect(await elsewhere.textContent()).toContain(
+        `messages up to #${after.snapshot!.upTo} (the new boundary)`,
+      );
+    } finally {
+      await other.close();
+    }
   });
 
   it('shows a message written meanwhile through the API as the "new messages" pill', async () => {

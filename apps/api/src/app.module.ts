@@ -8,6 +8,7 @@ import { AdminTokenGuard } from './auth/admin-token.guard';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
 import { CompactionsController } from './compactions/compactions.controller';
 import { CompactionJobsService } from './compactions/compaction-jobs.service';
+import { LastCompactions } from './compactions/last-compactions';
 import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
@@ -48,8 +49,10 @@ export class AppModule {
     const dashboard = existsSync(join(adminDist, 'index.html'))
       ? [DashboardStaticModule.forRoot(adminDist)]
       : [];
+    const lastCompactions = new LastCompactions();
     const providers: Provider[] = [
       { provide: AdminToken, useValue: options.token },
+      { provide: LastCompactions, useValue: lastCompactions },
       { provide: MemoryMetrics, useValue: options.metrics },
       MetricsPortServer,
       {
@@ -78,7 +81,8 @@ export class AppModule {
         TerminusModule,
         MemoryModule.forRootAsync({
           inject: [API_CONFIG],
-          useFactory: (config: ApiConfig) => apiMemoryOptions(config, options.metrics),
+          useFactory: (config: ApiConfig) =>
+            apiMemoryOptions(config, options.metrics, lastCompactions),
         }),
         ...dashboard,
       ],

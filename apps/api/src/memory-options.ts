@@ -2,6 +2,7 @@ import type { MemoryModuleOptions } from '@agent-memory/memory';
 import { instrumentBackend } from '@agent-memory/memory/observability';
 import { memoryModuleOptionsFromConfig } from '../../memory-config/memory-options.factory';
 import { compactionJobStoreFor } from './compactions/compaction-job-store.factory';
+import type { LastCompactions } from './compactions/last-compactions';
 import type { ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';
 
@@ -9,9 +10,13 @@ import { MemoryMetrics } from './metrics/memory-metrics';
  * The memory module's options for the admin server: the shared settings
  * (`memoryModuleOptionsFromConfig`) plus compaction jobs kept next to the sessions, so that any
  * replica answers `GET /api/compactions/:id`; the backend instrumented for metrics, logs and
- * spans; finished compactions counted.
+ * spans; finished compactions counted and each session's last one kept (`lastCompactions`).
  */
-export function apiMemoryOptions(config: ApiConfig, metrics: MemoryMetrics): MemoryModuleOptions {
+export function apiMemoryOptions(
+  config: ApiConfig,
+  metrics: MemoryMetrics,
+  lastCompactions?: LastCompactions,
+): MemoryModuleOptions {
   const options = memoryModuleOptionsFromConfig(config, { observer: metrics });
   const given = options.backend;
   // A backend factory is called here, inside the module's async options factory (start-up).
@@ -20,6 +25,7 @@ export function apiMemoryOptions(config: ApiConfig, metrics: MemoryMetrics): Mem
   const store = opened.then((raw) => compactionJobStoreFor(raw, config));
   // When the backend fails to open, the module reports that; this copy of the failure is handled.
   store.catch(() => undefined);
+  lastCompactions?.useStore(store, config.compactionJobTtlMs);
   return {
     ...options,
     backend,
@@ -29,7 +35,10 @@ export function apiMemoryOptions(config: ApiConfig, metrics: MemoryMetrics): Mem
         store,
         ttlMs: config.compactionJobTtlMs,
         leaseMs: config.compactionJobLeaseMs,
-        onFinished: (job) => metrics.compactionFinished(job),
+        onFinished: (job) => {
+          metrics.compactionFinished(job);
+          void lastCompactions?.record(job);
+        },
       },
     },
   };

@@ -4,6 +4,7 @@
  * the session, and a failed LLM call fails the job and changes nothing.
  */
 import type { CompactionJob } from '@agent-memory/memory';
+import type { SessionDetail } from '../src/contract/admin-api.types';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.server';
 import { ALL_BACKENDS, assistantText, userText, useTestServer } from './support/api-test-server';
 
@@ -89,6 +90,16 @@ describe.each(ALL_BACKENDS)('compaction through the admin API on the %s backend'
     expect(done.result).toMatchObject({ compacted: true, upTo: expect.any(Number) });
     expect(done.result!.tokensAfter).toBeLessThan(done.result!.tokensBefore);
     expect((await finished(second)).state).toBe('done');
+
+    // The last compaction (the dry run, finished last) is on the session route for every tab and replica.
+    const lastCompaction = async () =>
+      ((await (await api.request('/api/sessions/trip')).json()) as SessionDetail).lastCompaction;
+    let last = await lastCompaction();
+    for (let i = 0; i < 100 && last?.id !== second; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      last = await lastCompaction();
+    }
+    expect(last).toMatchObject({ id: second, dryRun: true, state: 'done' });
 
     const after = await (await api.request('/api/sessions/trip')).json();
     expect(after).toMatchObject({

@@ -47,6 +47,7 @@ describe('dashboard routes', () => {
         summarizer: 'extractive',
         model: null,
       },
+      recall: null,
     });
   });
 

@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from './support/api-test-server';
 
 describe('dashboard files served by the admin server', () => {
@@ -16,6 +17,10 @@ describe('dashboard files served by the admin server', () => {
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>dashboard</title>');
     writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    const app = 'console.log("the app");'.repeat(50);
+    writeFileSync(join(dist, 'assets', 'boot-def456.js'), app);
+    writeFileSync(join(dist, 'assets', 'boot-def456.js.br'), brotliCompressSync(app));
+    writeFileSync(join(dist, 'assets', 'boot-def456.js.gz'), gzipSync(app));
     api = await startTestServer({ MEMORY_BACKEND: 'simple' }, { adminDistDir: dist });
   });
 
@@ -37,6 +42,27 @@ describe('dashboard files served by the admin server', () => {
     const response = await api.request('/assets/index-abc123.js', { token: null });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("sends the build's precompressed twin the browser accepts, brotli first, as JavaScript", async () => {
+    const plain = 'console.log("the app");'.repeat(50);
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      // Node's fetch decodes the body; the headers say what was sent.
+      const response = await api.request('/assets/boot-def456.js', {
+        token: null,
+        headers: { 'accept-encoding': accept },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(response.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+      expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await response.text()).toBe(plain);
+    }
   });
 
   it('leaves /api and /health to the server: unknown routes 404 as JSON, bad bodies 400', async () => {

@@ -1,6 +1,7 @@
 /**
  * `GET /api/sessions/:id/recall?q=` over real HTTP: on the admin server as configured by default
- * (no recall: 501), and on the same controller, guard and error filter over a recall backend.
+ * (no recall: 501), on the admin server with recall turned on from the environment (hashed
+ * embedder, pgvector), and on the same controller, guard and error filter over a recall backend.
  */
 import type { INestApplication } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
@@ -20,10 +21,17 @@ import {
 import { AdminToken } from '../src/auth/admin-token';
 import { AdminTokenGuard } from '../src/auth/admin-token.guard';
 import type { RecallView } from '../src/contract/recall-api.types';
+import { TestSchemas } from '../../../test/support/postgres';
 import { ApiExceptionFilter } from '../src/errors/api-exception.filter';
 import { RecallController } from '../src/recall/recall.controller';
 import { RecallService } from '../src/recall/recall.service';
-import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './support/api-test-server';
+import {
+  backendEnv,
+  startTestServer,
+  TEST_ADMIN_TOKEN,
+  type BackendEnv,
+  type TestServer,
+} from './support/api-test-server';
 
 describe('GET /api/sessions/:id/recall on a server without recall', () => {
   let api: TestServer;
@@ -37,6 +45,113 @@ describe('GET /api/sessions/:id/recall on a server without recall', () => {
     expect(res.status).toBe(501);
     expect(await res.json()).toMatchObject({ statusCode: 501, code: 'RECALL_NOT_CONFIGURED' });
     expect((await api.request('/api/sessions/s1/recall?q=x', { token: null })).status).toBe(401);
+  });
+
+  it('the 501 names the variable that turns recall on', async () => {
+    const res = await api.request('/api/sessions/s1/recall?q=hello');
+    expect(((await res.json()) as { message: string }).message).toMatch(/MEMORY_RECALL_EMBEDDER/);
+  });
+});
+
+describe('GET /api/sessions/:id/recall with recall from the environment (hashed, pgvector)', () => {
+  let data: BackendEnv;
+  let api: TestServer;
+  let vectorTable: string;
+  beforeAll(async () => {
+    data = backendEnv('postgres');
+    vectorTable = `${data.env.MEMORY_PG_TABLE!.split('.')[0]}.recall_vectors`;
+    api = await startTestServer({
+      ...data.env,
+      MEMORY_RECALL_EMBEDDER: 'hashed',
+      MEMORY_RECALL_STORE: 'pgvector',
+      MEMORY_RECALL_PG_TABLE: vectorTable,
+      MEMORY_RECALL_TOP_K: '1',
+      COMPACT_KEEP_RECENT: '1',
+    });
+  });
+  afterAll(async () => {
+    await api?.dispose();
+    await data.cleanup();
+  });
+
+  const append = (id: string, messages: unknown[]) =>
+    api.request(`/api/sessions/${id}/messages`, { method: 'POST', json: { messages } });
+
+  /** Asks until the background indexer has embedded what was saved (it runs off the request path). */
+  async function recallOnceIndexed(session: string, q: string): Promise<RecallView> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const res = await api.request(`/api/sessions/${session}/recall?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as RecallView;
+      if (body.ranges.length > 0 || Date.now() > deadline) return body;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Compacts the session (offline summariser), so that its older messages leave the context. */
+  async function compactNow(session: string): Promise<void> {
+    const started = await api.request(`/api/sessions/${session}/compact`, {
+      method: 'POST',
+      json: { force: true },
+    });
+    expect(started.status).toBe(202);
+    const { jobId } = (await started.json()) as { jobId: string };
+    for (let i = 0; i < 400; i++) {
+      const job = (await (await api.request(`/api/compactions/${jobId}`)).json()) as {
+        state: string;
+      };
+      if (job.state === 'done') return;
+      expect(job.state).not.toBe('failed');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`compaction ${jobId} did not finish`);
+  }
+
+  it('recalls the right saved message, with its neighbours, from the pgvector table', async () => {
+    expect(
+      (
+        await append('trip', [
+          // The offline summariser pins the first user message (the goal): recall skips it.
+          userMessage('help me get ready for a trip'),
+          assistantMessage('sure, where to?'),
+          userMessage('my passport number is ZX-4471 and it expires in 2031'),
+          assistantMessage('noted'),
+          userMessage('book a table for two at the harbour restaurant'),
+          assistantMessage('booked for eight pm'),
+        ])
+      ).status,
+    ).toBe(201);
+    const other = [userMessage('hi'), assistantMessage('passport renewal forms are attached')];
+    expect((await append('other', other)).status).toBe(201);
+    // Recall quotes what left the context only (the tail is already sent to the model).
+    await compactNow('trip');
+    const body = await recallOnceIndexed('trip', 'when does the passport expire');
+    expect(body.ranges).toHaveLength(1);
+    expect(body.ranges[0]!.session).toBe('trip');
+    expect(body.ranges[0]!.messages.map((m) => [m.role, m.text])).toEqual([
+      ['assistant', 'sure, where to?'],
+      ['user', 'my passport number is ZX-4471 and it expires in 2031'],
+      ['assistant', 'noted'],
+    ]);
+    expect(body.message).toContain('ZX-4471');
+    const [schema, table] = vectorTable.split('.');
+    const rows = await new TestSchemas('unused', data.env.DATABASE_URL).query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${schema}"."${table}" WHERE session_id = 'trip'`,
+    );
+    expect(Number(rows[0]!.n)).toBe(6);
+  });
+
+  it('deleting the session deletes its vectors: nothing is recalled from it afterwards', async () => {
+    await append('other', [userMessage('thanks')]);
+    await compactNow('other');
+    expect((await recallOnceIndexed('other', 'passport')).ranges).toHaveLength(1);
+    expect((await api.request('/api/sessions/other', { method: 'DELETE' })).status).toBe(204);
+    const [schema, table] = vectorTable.split('.');
+    const rows = await new TestSchemas('unused', data.env.DATABASE_URL).query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${schema}"."${table}" WHERE session_id = 'other'`,
+    );
+    expect(Number(rows[0]!.n)).toBe(0);
   });
 });
 

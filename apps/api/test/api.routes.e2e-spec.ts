@@ -84,6 +84,7 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
         meta: {},
         snapshot: null,
         compactAt: 5000,
+        lastCompaction: null,
       });
       expect(detail.tokens).toBeGreaterThan(0);
       expect(Number.isNaN(Date.parse(detail.updatedAt))).toBe(false);

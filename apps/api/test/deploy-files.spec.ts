@@ -60,6 +60,17 @@ describe('docker/', () => {
     }
   });
 
+  it('builds the dashboard in the build stage and ships it where the server looks for it', () => {
+    const dockerfile = readFileSync(join(DOCKER_DIR, 'Dockerfile'), 'utf8');
+    const stages = dockerfile.split(/^FROM /m).slice(1);
+    const build = stages.find((stage) => /AS build\b/.test(stage))!;
+    expect(build).toMatch(/npm run build:admin/);
+    expect(build).toMatch(/cp -r apps\/admin\/dist dist\/apps\/admin\/dist/);
+    // The runtime copies dist/ from the build stage: dist/apps/admin/dist is ADMIN_DIST_DIR
+    // (dist/apps/api/src/../../admin/dist) once compiled.
+    expect(stages[stages.length - 1]).toMatch(/COPY --from=build \S+ \/app\/dist \.\/dist/);
+  });
+
   it("has a compose file with postgres, nats (JetStream), api and worker on the server's variables", () => {
     const compose = parse(readFileSync(join(DOCKER_DIR, 'compose.yaml'), 'utf8'), {
       merge: true,

@@ -28,7 +28,7 @@ export class WorkerModule {
         MemoryModule.forRootAsync({
           inject: [WORKER_MEMORY_CONFIG],
           useFactory: (memory: MemoryConfig) =>
-            memoryModuleOptionsFromConfig(memory, { mode: 'inline' }),
+            memoryModuleOptionsFromConfig(memory, { mode: 'inline', recall: false }),
         }),
       ],
       controllers: [compactionWorkerController(config.compactionSubject)],

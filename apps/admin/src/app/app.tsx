@@ -1,25 +1,33 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { SignIn } from '../features/auth/components/sign-in';
 import { storeToken, storedToken, takeTokenFromUrl } from '../features/auth/token-storage';
 import { AppHeader } from '../features/server/components/app-header';
 import { setTokenSource } from '../lib/api-client';
 import { useUrlState } from '../lib/url-state';
 import { createQueryClient } from './query-client';
-import { SessionPage } from './session-page';
+import { loadedSessionPage, loadSessionPage } from './session-page-loader';
 import { SessionsPage } from './sessions-page';
+
+// The session view is its own chunk: the list's first load does not wait for its code.
+const LazySessionPage = lazy(loadSessionPage);
 
 const REFUSED =
   'The server refused the admin token (wrong, or changed since you signed in). Sign in again.';
 
 function Shell({ onSignOut }: { onSignOut: () => void }) {
   const [state, navigate] = useUrlState();
+  const SessionPage = loadedSessionPage();
   return (
     <div className="app">
       <AppHeader onHome={() => navigate({ session: null }, 'push')} onSignOut={onSignOut} />
       <main className="app-main">
-        {state.session ? (
+        {state.session && SessionPage ? (
           <SessionPage key={state.session} sessionId={state.session} />
+        ) : state.session ? (
+          <Suspense fallback={<p className="muted">Loading the session view…</p>}>
+            <LazySessionPage key={state.session} sessionId={state.session} />
+          </Suspense>
         ) : (
           <SessionsPage />
         )}

@@ -8,13 +8,21 @@ import { useSessionContext } from '../features/context/api/get-context';
 import { BudgetBar } from '../features/context/components/budget-bar';
 import { ModelViewPanel } from '../features/context/components/model-view';
 import { ManagePanel } from '../features/manage/components/manage-panel';
+import { RecallBox } from '../features/recall/components/recall-box';
 import { useInfo } from '../features/server/api/get-info';
 import { useSession } from '../features/sessions/api/get-session';
 import { transcriptQueryKey } from '../features/transcript/api/get-transcript';
 import { Transcript } from '../features/transcript/components/transcript';
 import { ApiError } from '../lib/api-client';
 import { formatCount } from '../lib/number-format';
-import { useUrlState } from '../lib/url-state';
+import { useUrlState, type UrlState } from '../lib/url-state';
+
+/** The session view's tabs (`?view=`), in order. */
+const SESSION_TABS = [
+  ['log', 'Stored log'],
+  ['model', 'Model view'],
+  ['recall', 'Recall'],
+] as const satisfies readonly (readonly [UrlState['view'], string])[];
 
 /** `?session=<id>`: one session's log or model view, its budget, compaction and management. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
@@ -25,6 +33,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const version = session.data?.updatedAt ?? '';
   const totals = useSessionContext(sessionId, false, version, version !== '');
   const modelView = state.view === 'model';
+  const recallView = state.view === 'recall';
   const context = useSessionContext(sessionId, true, version, modelView && version !== '');
   const summarizer = info.data
     ? info.data.compaction.summarizer === 'llm'
@@ -123,27 +132,27 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <div className="session-grid">
         <div className="session-main">
           <div className="tabs" role="tablist" aria-label="Session view">
-            <button
-              type="button"
-              role="tab"
-              aria-selected={!modelView}
-              className="tab"
-              onClick={() => navigate({ view: 'log' })}
-            >
-              Stored log
-            </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={modelView}
-              className="tab"
-              onClick={() => navigate({ view: 'model' })}
-            >
-              Model view
-            </button>
+            {SESSION_TABS.map(([view, label]) => (
+              <button
+                key={view}
+                type="button"
+                role="tab"
+                aria-selected={state.view === view}
+                className="tab"
+                onClick={() => navigate({ view })}
+              >
+                {label}
+              </button>
+            ))}
           </div>
           <div role="tabpanel">
-            {modelView ? (
+            {recallView ? (
+              <RecallBox
+                key={sessionId}
+                sessionId={sessionId}
+                configured={info.data ? info.data.recall !== null : true}
+              />
+            ) : modelView ? (
               <ModelViewPanel
                 context={context.data}
                 isError={context.isError}
@@ -180,7 +189,12 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               <p className="muted">Counting…</p>
             )}
           </section>
-          <CompactPanel sessionId={sessionId} summarizer={summarizer} onSettled={refreshAll} />
+          <CompactPanel
+            sessionId={sessionId}
+            summarizer={summarizer}
+            lastCompaction={detail?.lastCompaction}
+            onSettled={refreshAll}
+          />
           {detail && (
             <ManagePanel
               session={detail}

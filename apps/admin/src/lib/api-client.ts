@@ -62,20 +62,52 @@ function withQuery(path: string, query: RequestOptions['query']): string {
   return search ? `${path}?${search}` : path;
 }
 
+/** How long a GET started before the app mounted waits to be used (ms). */
+const EARLY_TTL_MS = 10_000;
+
+/** GETs started before the app mounted ({@link startEarlyGet}), by URL; each is used once. */
+const early = new Map<string, { token: string; response: Promise<Response>; startedAt: number }>();
+
+/**
+ * Starts `GET path?query` now, while the app's code still loads, so that the first view's data is
+ * on its way before React mounts. The app's own call for the same URL and token, within a few
+ * seconds, takes this response instead of asking again.
+ */
+export function startEarlyGet(path: string, query: RequestOptions['query'], token: string): void {
+  const url = apiUrl(withQuery(path, query));
+  const response = fetch(url, {
+    headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+  });
+  response.catch(() => undefined); // reported to whoever takes it
+  early.set(url, { token, response, startedAt: Date.now() });
+}
+
+function takeEarly(url: string, token: string | null): Promise<Response> | null {
+  const entry = early.get(url);
+  if (!entry) return null;
+  early.delete(url);
+  return entry.token === token && Date.now() - entry.startedAt < EARLY_TTL_MS
+    ? entry.response
+    : null;
+}
+
 /** `fetch` with the bearer token; throws {@link ApiError} for any answer but 2xx. */
 export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
   const headers = new Headers({ accept: 'application/json' });
   const token = options.token ?? readToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
   if (options.json !== undefined) headers.set('content-type', 'application/json');
+  const url = apiUrl(withQuery(path, options.query));
+  const started = (options.method ?? 'GET') === 'GET' ? takeEarly(url, token) : null;
   let response: Response;
   try {
-    response = await fetch(apiUrl(withQuery(path, options.query)), {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
-      signal: options.signal,
-    });
+    response = await (started ??
+      fetch(url, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
+        signal: options.signal,
+      }));
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new ApiError(0, 'NETWORK_ERROR', 'the admin server could not be reached');

@@ -9,8 +9,10 @@ export interface UrlState {
   /** How many list rows were shown (restored on reload). */
   shown: number | null;
   /** The session's tab. */
-  view: 'log' | 'model';
+  view: 'log' | 'model' | 'recall';
 }
+
+const VIEWS = ['log', 'model', 'recall'] as const;
 
 const listeners = new Set<() => void>();
 let cachedSearch: string | null = null;
@@ -24,7 +26,7 @@ export function parseUrlState(search: string): UrlState {
     session: params.get('session') || null,
     q: params.get('q') ?? '',
     shown: Number.isSafeInteger(shown) && shown > 0 ? shown : null,
-    view: params.get('view') === 'model' ? 'model' : 'log',
+    view: VIEWS.find((view) => view === params.get('view')) ?? 'log',
   };
 }
 
@@ -52,7 +54,7 @@ export function navigate(patch: Partial<UrlState>, mode: 'push' | 'replace' = 'r
   if (next.session) params.set('session', next.session);
   if (next.q) params.set('q', next.q);
   if (next.shown && !next.session) params.set('shown', String(next.shown));
-  if (next.session && next.view === 'model') params.set('view', 'model');
+  if (next.session && next.view !== 'log') params.set('view', next.view);
   const search = params.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
   if (mode === 'push') window.history.pushState(null, '', url);

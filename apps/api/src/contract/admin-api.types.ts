@@ -26,6 +26,11 @@ export interface SessionDetail extends SessionInfo {
   tokens: number;
   /** `COMPACT_AT_TOKENS`: the context size in tokens that triggers compaction. */
   compactAt: number;
+  /**
+   * The last compaction that compacted, failed or was asked for (forced or a dry run), from any
+   * replica, kept for `COMPACTION_JOB_TTL_MS`; null when none. Dashboard addition to SPEC §7.
+   */
+  lastCompaction: CompactionJob | null;
 }
 
 /** One message of `GET /api/sessions/:id/messages`; `covered` when `cursor <= snapshot.upTo`. */
@@ -80,6 +85,13 @@ export interface ServerInfo {
     /** `LLM_MODEL` when the summariser is the LLM, else null. */
     model: string | null;
   };
+  /** Semantic recall (`MEMORY_RECALL_*`); null when the server runs without it. */
+  recall: {
+    embedder: 'hashed' | 'offline' | 'openai';
+    store: 'memory' | 'pgvector';
+    topK: number;
+    scope: 'session' | 'resource';
+  } | null;
 }
 
 /** One message of `GET /api/sessions/:id/transcript`: a `CoveredEntry` with its token count. */

@@ -18,7 +18,8 @@ export class ServerInfoController {
   @Get()
   @ApiOkResponse({
     description:
-      '`{ backend, compaction: { mode, thresholdTokens, keepRecent, summarizer, model } }`',
+      '`{ backend, compaction: { mode, thresholdTokens, keepRecent, summarizer, model }, ' +
+      'recall: { embedder, store, topK, scope } | null }`',
   })
   info(): ServerInfo {
     return {
@@ -30,6 +31,14 @@ export class ServerInfoController {
         summarizer: this.config.llm ? 'llm' : 'extractive',
         model: this.config.llm?.model ?? null,
       },
+      recall: this.config.recall
+        ? {
+            embedder: this.config.recall.embedder,
+            store: this.config.recall.store,
+            topK: this.config.recall.topK,
+            scope: this.config.recall.scope,
+          }
+        : null,
     };
   }
 }

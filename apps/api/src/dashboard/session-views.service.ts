@@ -108,6 +108,7 @@ export class SessionViewsService {
     await this.sessions.info(sessionId);
     const store = await this.backend.open(sessionId);
     await store.clear();
+    await this.sessions.forgetLastCompaction(sessionId);
   }
 
   /** The whole session: info, snapshot and the kept log. @throws ApiHttpError 404. */

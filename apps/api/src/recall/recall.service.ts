@@ -37,7 +37,8 @@ export class RecallService {
       throw new ApiHttpError(
         501,
         'RECALL_NOT_CONFIGURED',
-        'semantic recall is not configured on this server (the memory module has no `recall` option)',
+        'semantic recall is not configured on this server: set MEMORY_RECALL_EMBEDDER ' +
+          '(hashed, offline or openai) and restart it',
       );
     }
     if (!(await backend.inspect(sessionId))) {

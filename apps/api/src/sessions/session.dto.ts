@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
+import { CompactionJobDto } from '../compactions/compaction.dto';
 import type { CompactOptions } from '@agent-memory/memory';
 import type {
   AppendResult,
@@ -63,6 +64,13 @@ export class SessionDetailDto extends SessionInfoDto implements SessionDetail {
   @ApiProperty({ description: 'tokens of the context retrieve() returns now' }) tokens!: number;
   @ApiProperty({ description: 'COMPACT_AT_TOKENS: the context size that triggers compaction' })
   compactAt!: number;
+  @ApiProperty({
+    type: CompactionJobDto,
+    nullable: true,
+    description:
+      'the last compaction of this session, from any replica (kept COMPACTION_JOB_TTL_MS)',
+  })
+  lastCompaction!: CompactionJobDto | null;
 }
 
 export class SessionEntryDto implements CoveredEntry {

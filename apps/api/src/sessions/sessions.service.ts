@@ -14,6 +14,7 @@ import {
   contextMessages,
 } from '@agent-memory/memory';
 import { ApiHttpError, invalidField } from '../errors/api-http.error';
+import { LastCompactions } from '../compactions/last-compactions';
 import { CompactionJobsService } from '../compactions/compaction-jobs.service';
 import type { AppendResult, MessagesPage, SessionDetail } from '../contract/admin-api.types';
 
@@ -25,6 +26,7 @@ export class SessionsService {
     private readonly tokens: TokenCounter,
     private readonly compaction: CompactionService,
     private readonly compactionJobs: CompactionJobsService,
+    private readonly lastCompactions: LastCompactions,
   ) {}
 
   async list(query: ListSessionsQuery): Promise<SessionPage> {
@@ -60,6 +62,7 @@ export class SessionsService {
       snapshot,
       tokens: await this.tokens.countAsync(context),
       compactAt: this.compaction.thresholdTokens,
+      lastCompaction: await this.lastCompactions.last(sessionId),
     };
   }
 
@@ -116,5 +119,11 @@ export class SessionsService {
   async delete(sessionId: string): Promise<void> {
     await this.info(sessionId);
     await this.backend.delete(sessionId);
+    await this.lastCompactions.forget(sessionId);
+  }
+
+  /** Forgets the session's last compaction (after a clear: its snapshot is gone). */
+  forgetLastCompaction(sessionId: string): Promise<void> {
+    return this.lastCompactions.forget(sessionId);
   }
 }

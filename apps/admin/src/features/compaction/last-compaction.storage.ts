@@ -19,3 +19,20 @@ export function storeLastJob(sessionId: string, job: CompactionJob): void {
     // storage full or disabled: the result is still on screen
   }
 }
+
+const isLive = (job: CompactionJob) => job.state === 'queued' || job.state === 'running';
+
+/**
+ * The job to show as the session's last compaction: this tab's (which may still run) or the
+ * server's record (finished, from any tab or replica), whichever is newer; for the same job, the
+ * one further along.
+ */
+export function latestJob(
+  tab: CompactionJob | null,
+  server: CompactionJob | null | undefined,
+): CompactionJob | null {
+  if (!server) return tab;
+  if (!tab) return server;
+  if (tab.id === server.id) return isLive(tab) ? server : tab;
+  return Date.parse(server.createdAt) > Date.parse(tab.createdAt) ? server : tab;
+}

@@ -2,20 +2,25 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { CompactionJob } from '../../../lib/api-types';
 import { useCompactionJob } from '../api/get-compaction-job';
 import { useStartCompaction } from '../api/start-compaction';
-import { storeLastJob, storedLastJob } from '../last-compaction.storage';
+import { latestJob, storeLastJob, storedLastJob } from '../last-compaction.storage';
 import { CompactionStatus } from './compaction-status';
 
 /**
  * "Compact now" with dry-run and force choices; polls the job and keeps the last job's result
- * visible (also after a reload of the tab). `onSettled` runs once a job is done or failed.
+ * visible: this tab's, or the server's record of the session's last compaction (`lastCompaction`
+ * on the session route, from any tab or replica), whichever is newer. `onSettled` runs once a job
+ * is done or failed.
  */
 export function CompactPanel({
   sessionId,
   summarizer,
+  lastCompaction,
   onSettled,
 }: {
   sessionId: string;
   summarizer: string | null;
+  /** The server's record of the session's last compaction. */
+  lastCompaction: CompactionJob | null | undefined;
   onSettled: (job: CompactionJob) => void;
 }) {
   const [dryRun, setDryRun] = useState(false);
@@ -44,6 +49,7 @@ export function CompactPanel({
     }
   }, [job.data, sessionId, onSettled]);
 
+  const shown = latestJob(last, lastCompaction);
   const busy =
     start.isPending || ((last?.state === 'queued' || last?.state === 'running') && !job.isError);
   return (
@@ -97,12 +103,12 @@ export function CompactPanel({
         </button>
       </div>
       <CompactionStatus
-        job={last}
+        job={shown}
         startError={start.error}
         summarizer={summarizer}
         lost={job.isError}
       />
-      {!last && !start.error && (
+      {!shown && !start.error && (
         <p className="muted small">
           Compaction summarises older messages into a snapshot; the model then gets the summary, the
           pinned task and the recent messages.

@@ -202,6 +202,7 @@ describe('CompactPanel', () => {
       <CompactPanel
         sessionId="s1"
         summarizer="extractive (offline)"
+        lastCompaction={null}
         onSettled={(job) => settled.push(job)}
       />,
     );
@@ -217,8 +218,57 @@ describe('CompactPanel', () => {
 
     // The last result stays on the session (for this tab), also after the panel remounts.
     const again = renderWithClient(
-      <CompactPanel sessionId="s1" summarizer={null} onSettled={() => undefined} />,
+      <CompactPanel
+        sessionId="s1"
+        summarizer={null}
+        lastCompaction={null}
+        onSettled={() => undefined}
+      />,
     );
     expect(again.container.textContent).toContain('messages up to #9 (the new boundary)');
+  });
+
+  it("shows the server's record of the last compaction in a fresh tab, and the newer of the two", () => {
+    const finished = new Date(Date.now() - 120_000).toISOString();
+    const fromServer: CompactionJob = {
+      ...base,
+      id: 'other-tab-job',
+      sessionId: 'fresh',
+      state: 'done',
+      createdAt: finished,
+      finishedAt: finished,
+      result: { compacted: true, upTo: 31, tokensBefore: 8000, tokensAfter: 2000 },
+    };
+    const fresh = renderWithClient(
+      <CompactPanel
+        sessionId="fresh"
+        summarizer={null}
+        lastCompaction={fromServer}
+        onSettled={() => undefined}
+      />,
+    );
+    const status = fresh.getByRole('status');
+    expect(status.textContent).toContain('messages up to #31 (the new boundary)');
+    expect(status.textContent).toContain('2 minutes ago');
+    fresh.unmount();
+    // This tab's own job is newer: it wins over an older server record.
+    window.sessionStorage.setItem(
+      'agent-memory.last-compaction.fresh',
+      JSON.stringify({
+        ...fromServer,
+        id: 'tab-job',
+        createdAt: new Date().toISOString(),
+        result: { ...fromServer.result, upTo: 40 },
+      }),
+    );
+    const mine = renderWithClient(
+      <CompactPanel
+        sessionId="fresh"
+        summarizer={null}
+        lastCompaction={fromServer}
+        onSettled={() => undefined}
+      />,
+    );
+    expect(mine.getByRole('status').textContent).toContain('messages up to #40');
   });
 });

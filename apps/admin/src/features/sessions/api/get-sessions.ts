@@ -1,11 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import type { SessionPage } from '../../../lib/api-types';
+import { firstSessionsPageSize, SESSIONS_PAGE_SIZE } from '../../../lib/page-sizes';
 
-/** Rows per "load more". */
-export const SESSIONS_PAGE_SIZE = 50;
-/** Largest first page (the server's limit), used to restore a shared view's position. */
-const MAX_FIRST_PAGE = 500;
+export { SESSIONS_PAGE_SIZE };
 
 /** `GET /api/sessions?limit&after&search`: newest update first, keyset-paginated. */
 export function getSessions(
@@ -28,10 +26,7 @@ export const sessionsQueryOptions = (search: string, shown: number | null) =>
         {
           search,
           after: pageParam,
-          limit:
-            pageParam === null
-              ? Math.min(Math.max(shown ?? 0, SESSIONS_PAGE_SIZE), MAX_FIRST_PAGE)
-              : SESSIONS_PAGE_SIZE,
+          limit: pageParam === null ? firstSessionsPageSize(shown) : SESSIONS_PAGE_SIZE,
         },
         signal,
       ),

@@ -6,18 +6,19 @@ import {
 } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import type { Cursor, TranscriptPage } from '../../../lib/api-types';
+import { TRANSCRIPT_PAGE_SIZE } from '../../../lib/page-sizes';
 
-/** Messages per page as the log is scrolled. */
-export const TRANSCRIPT_PAGE_SIZE = 100;
+export { TRANSCRIPT_PAGE_SIZE };
 
 /** `GET /api/sessions/:id/transcript?after&limit`: the stored log, oldest first, with tokens. */
 export function getTranscript(
   id: string,
   after: Cursor | null,
   signal?: AbortSignal,
+  limit = TRANSCRIPT_PAGE_SIZE,
 ): Promise<TranscriptPage> {
   return apiJson<TranscriptPage>(`/api/sessions/${encodeURIComponent(id)}/transcript`, {
-    query: { after, limit: TRANSCRIPT_PAGE_SIZE },
+    query: { after, limit },
     signal,
   });
 }
@@ -37,6 +38,35 @@ export const transcriptQueryOptions = (id: string) =>
 
 export function useTranscript(id: string) {
   return useInfiniteQuery(transcriptQueryOptions(id));
+}
+
+/** Page size when jumping to the latest message: the server's largest, to need few requests. */
+const JUMP_PAGE_SIZE = 500;
+
+/**
+ * Loads the pages not loaded yet (at the largest page size) up to the end of the log, for "jump
+ * to latest", or until a message after `through` is loaded (the snapshot boundary). The log is
+ * read forward only, so this reads every page up to there once. Returns how many messages were added.
+ */
+export async function loadToEnd(
+  client: QueryClient,
+  id: string,
+  through: Cursor = Number.POSITIVE_INFINITY,
+): Promise<number> {
+  const key = transcriptQueryKey(id);
+  let added = 0;
+  for (;;) {
+    const data = client.getQueryData<InfiniteData<TranscriptPage, Cursor | null>>(key);
+    const after = data?.pages[data.pages.length - 1]?.next ?? null;
+    if (!data || after === null || after > through) return added;
+    const page = await getTranscript(id, after, undefined, JUMP_PAGE_SIZE);
+    added += page.items.length;
+    client.setQueryData<InfiniteData<TranscriptPage, Cursor | null>>(key, (current) =>
+      current
+        ? { pages: [...current.pages, page], pageParams: [...current.pageParams, after] }
+        : current,
+    );
+  }
 }
 
 /**

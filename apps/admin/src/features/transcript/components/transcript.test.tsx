@@ -146,4 +146,23 @@ describe('Transcript', () => {
     await waitFor(() => expect(screen.queryByText(/new message/)).toBeNull());
     expect(server.requests).toContain('GET /api/sessions/s1/transcript?after=7&limit=100');
   });
+
+  it('jumps to the latest message by loading the rest in large pages, and back to the start', async () => {
+    renderWithClient(
+      <Transcript sessionId="s1" snapshot={null} summaryTokens={null} messagesEver={log.length} />,
+    );
+    await screen.findByText('Refund order 4711');
+    const last = log[log.length - 1]!.parts[0]!;
+    expect(screen.queryByText((last as { text: string }).text)).toBeNull();
+    const jumps = screen.getByRole('navigation', { name: 'Move in the log' });
+    const latest = within(jumps).getByRole('button', { name: /Jump to latest/ });
+    latest.focus();
+    expect(document.activeElement).toBe(latest);
+    fireEvent.click(latest);
+    await screen.findByText((last as { text: string }).text);
+    expect(screen.getByText('End of the log')).toBeTruthy();
+    expect(server.requests).toContain('GET /api/sessions/s1/transcript?after=4&limit=500');
+    expect(within(jumps).getByText(`${log.length} loaded`)).toBeTruthy();
+    expect(within(jumps).getByRole('button', { name: /Jump to start/ })).toBeTruthy();
+  });
 });

@@ -1,15 +1,26 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ErrorNotice } from '../../../components/error-notice';
 import type { StoredSnapshot } from '../../../lib/api-types';
-import { appendNewMessages, useTranscript } from '../api/get-transcript';
-import { layoutTranscript } from '../transcript-layout';
+import { appendNewMessages, loadToEnd, useTranscript } from '../api/get-transcript';
+import { layoutTranscript, type TranscriptItem } from '../transcript-layout';
 import { SnapshotBoundary } from './snapshot-boundary';
 import { TranscriptRow } from './transcript-row';
 
+/** A message card's height before it is measured (px). */
+const ESTIMATED_ROW_PX = 96;
+/** Rows rendered beyond the window on each side. */
+const OVERSCAN = 6;
+
+const itemKey = (item: TranscriptItem) =>
+  item.kind === 'boundary' ? 'boundary' : String(item.entry.cursor);
+
 /**
- * The stored log as a conversation, paged in as it is scrolled. Messages saved after it was
- * loaded show as an "N new messages" pill instead of moving the view.
+ * The stored log as a conversation, paged in as it is scrolled and virtualised (only the rows near
+ * the window are in the DOM, so a 10k-message session scrolls as lightly as a short one). "Jump
+ * to latest" loads the rest and scrolls to the end; "jump to start" goes back. Messages saved
+ * after it was loaded show as an "N new messages" pill instead of moving the view.
  */
 export function Transcript({
   sessionId,
@@ -26,9 +37,12 @@ export function Transcript({
   const client = useQueryClient();
   const transcript = useTranscript(sessionId);
   const [baseline, setBaseline] = useState<number | null>(null);
-  const [catchingUp, setCatchingUp] = useState(false);
+  const [busy, setBusy] = useState<'latest' | 'new' | 'boundary' | null>(null);
+  const [jumpError, setJumpError] = useState<unknown>(null);
+  const [scrollTarget, setScrollTarget] = useState<'boundary' | null>(null);
+  const list = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  const end = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
 
   const pages = transcript.data?.pages;
   const entries = useMemo(() => (pages ?? []).flatMap((page) => page.items), [pages]);
@@ -36,6 +50,21 @@ export function Transcript({
     () => layoutTranscript(entries, snapshot, transcript.isSuccess && !transcript.hasNextPage),
     [entries, snapshot, transcript.isSuccess, transcript.hasNextPage],
   );
+
+  // Where the list starts on the page: the virtualizer measures from the window's top.
+  useLayoutEffect(() => {
+    if (list.current) setScrollMargin(list.current.getBoundingClientRect().top + window.scrollY);
+  }, [transcript.isPending]);
+
+  const virtualizer = useWindowVirtualizer({
+    count: layout.items.length,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: OVERSCAN,
+    scrollMargin,
+    // Rows on the first render already, before the window is measured.
+    initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
+    getItemKey: (index) => itemKey(layout.items[index]!),
+  });
 
   // The count the loaded log stands for; what is saved later is "new".
   useEffect(() => {
@@ -61,6 +90,50 @@ export function Transcript({
   const newCount =
     baseline !== null && messagesEver !== undefined ? Math.max(0, messagesEver - baseline) : 0;
 
+  const scrollToLast = () =>
+    window.requestAnimationFrame(() =>
+      virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: 'end' }),
+    );
+
+  /** Loads what is not loaded yet (the rest of the log, then what was saved since) and shows the end. */
+  const jumpToLatest = async (reason: 'latest' | 'new') => {
+    setBusy(reason);
+    setJumpError(null);
+    try {
+      await loadToEnd(client, sessionId);
+      await appendNewMessages(client, sessionId);
+      setBaseline(messagesEver ?? null);
+      scrollToLast();
+    } catch (error) {
+      setJumpError(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  /** Loads the log through the snapshot's last covered message and shows the boundary. */
+  const jumpToBoundary = async () => {
+    if (!snapshot) return;
+    setBusy('boundary');
+    setJumpError(null);
+    try {
+      await loadToEnd(client, sessionId, snapshot.upTo);
+      setScrollTarget('boundary');
+    } catch (error) {
+      setJumpError(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  // Scrolls once the boundary's row exists (after the pages it needs are laid out).
+  const boundaryIndex = layout.items.findIndex((item) => item.kind === 'boundary');
+  useEffect(() => {
+    if (scrollTarget !== 'boundary' || boundaryIndex < 0) return;
+    setScrollTarget(null);
+    virtualizer.scrollToIndex(boundaryIndex, { align: 'start' });
+  }, [scrollTarget, boundaryIndex, virtualizer]);
+
   if (transcript.isError && !transcript.data) {
     return (
       <ErrorNotice
@@ -77,30 +150,82 @@ export function Transcript({
       </div>
     );
   }
+  const rows = virtualizer.getVirtualItems();
   return (
     <div className="transcript">
-      {layout.items.length === 0 && (
+      {layout.items.length === 0 ? (
         <div className="card empty">This session has no stored messages.</div>
+      ) : (
+        <nav className="transcript-jumps" aria-label="Move in the log">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              virtualizer.scrollToIndex(0, { align: 'start' });
+              window.scrollTo({ top: Math.max(0, scrollMargin - 80) });
+            }}
+          >
+            ↑ Jump to start
+          </button>
+          {snapshot && (
+            <button
+              type="button"
+              className="button button-small"
+              disabled={busy !== null}
+              onClick={() => void jumpToBoundary()}
+            >
+              {busy === 'boundary' ? 'Loading…' : '⇣ Jump to snapshot boundary'}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button-small"
+            disabled={busy !== null}
+            onClick={() => void jumpToLatest('latest')}
+          >
+            {busy === 'latest' ? 'Loading the rest…' : '↓ Jump to latest'}
+          </button>
+          <span className="muted">
+            {entries.length.toLocaleString('en')} loaded
+            {hasNextPage ? ', more below' : ''}
+          </span>
+        </nav>
       )}
-      {layout.items.map((item) =>
-        item.kind === 'boundary' ? (
-          <SnapshotBoundary
-            key="boundary"
-            snapshot={snapshot!}
-            coveredCount={item.coveredCount}
-            coveredTokens={item.coveredTokens}
-            summaryTokens={summaryTokens}
-            pruned={item.pruned}
-          />
-        ) : (
-          <TranscriptRow
-            key={item.entry.cursor}
-            entry={item.entry}
-            pinned={item.pinned}
-            toolResults={item.toolResults}
-          />
-        ),
-      )}
+      {jumpError !== null && <ErrorNotice error={jumpError} what="load the rest of the log" />}
+      <div
+        ref={list}
+        className="transcript-rows"
+        style={{ height: virtualizer.getTotalSize(), position: 'relative' }}
+      >
+        {rows.map((row) => {
+          const item = layout.items[row.index]!;
+          return (
+            <div
+              key={row.key}
+              data-index={row.index}
+              ref={virtualizer.measureElement}
+              className="transcript-slot"
+              style={{ transform: `translateY(${row.start - scrollMargin}px)` }}
+            >
+              {item.kind === 'boundary' ? (
+                <SnapshotBoundary
+                  snapshot={snapshot!}
+                  coveredCount={item.coveredCount}
+                  coveredTokens={item.coveredTokens}
+                  summaryTokens={summaryTokens}
+                  pruned={item.pruned}
+                />
+              ) : (
+                <TranscriptRow
+                  entry={item.entry}
+                  pinned={item.pinned}
+                  toolResults={item.toolResults}
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
       <div ref={sentinel} className="transcript-foot">
         {transcript.hasNextPage ? (
           <button
@@ -118,26 +243,12 @@ export function Transcript({
           <ErrorNotice error={transcript.error} what="load more messages" />
         )}
       </div>
-      <div ref={end} />
       {newCount > 0 && (
         <button
           type="button"
           className="new-pill"
-          disabled={catchingUp}
-          onClick={async () => {
-            setCatchingUp(true);
-            try {
-              if (!transcript.hasNextPage) await appendNewMessages(client, sessionId);
-              setBaseline(messagesEver ?? null);
-              if (!transcript.hasNextPage) {
-                window.requestAnimationFrame(() =>
-                  end.current?.scrollIntoView?.({ behavior: 'smooth', block: 'end' }),
-                );
-              }
-            } finally {
-              setCatchingUp(false);
-            }
-          }}
+          disabled={busy !== null}
+          onClick={() => void jumpToLatest('new')}
         >
           {newCount === 1 ? '1 new message' : `${newCount} new messages`} ↓
         </button>

@@ -1,0 +1,34 @@
+import { storedToken } from '../features/auth/token-storage';
+import { startEarlyGet } from '../lib/api-client';
+import { firstSessionsPageSize, TRANSCRIPT_PAGE_SIZE } from '../lib/page-sizes';
+import { parseUrlState } from '../lib/url-state';
+import { loadSessionPage } from './session-page-loader';
+
+/**
+ * Starts the first view's API calls before React and the views have loaded (the app's own calls
+ * then take these responses): the sessions list's first page, or the open session and the first
+ * page of its log; `/api/info` for the header. Nothing without a token (the sign-in shows).
+ * The URLs are built from the same page sizes and parameters as the views' fetchers.
+ */
+export function prefetchFirstView(): void {
+  const search = window.location.search;
+  const token = new URLSearchParams(search).get('token') || storedToken();
+  if (!token) return;
+  const state = parseUrlState(search);
+  if (state.session) {
+    const path = `/api/sessions/${encodeURIComponent(state.session)}`;
+    startEarlyGet(path, undefined, token);
+    // The session view's code too, so it loads beside the app's.
+    void loadSessionPage();
+    if (state.view === 'log') {
+      startEarlyGet(`${path}/transcript`, { after: null, limit: TRANSCRIPT_PAGE_SIZE }, token);
+    }
+  } else {
+    startEarlyGet(
+      '/api/sessions',
+      { limit: firstSessionsPageSize(state.shown), after: null, search: state.q || undefined },
+      token,
+    );
+  }
+  startEarlyGet('/api/info', undefined, token);
+}

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../test/fixture-server';
+import { apiJson, setApiBase, setTokenSource, startEarlyGet } from './api-client';
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer({
+    'GET /api/info': () => ({ body: { backend: 'simple' } }),
+    'GET /api/sessions': (url) => ({
+      body: { items: [], next: null, limit: url.searchParams.get('limit') },
+    }),
+  });
+  setApiBase(server.origin);
+});
+afterAll(async () => {
+  await server.close();
+  setApiBase('');
+  setTokenSource(() => null);
+});
+
+describe('early GETs', () => {
+  it("the app's first call for the same URL and token takes the early response, once", async () => {
+    startEarlyGet('/api/sessions', { limit: 50, after: null, search: undefined }, 'tok-1');
+    setTokenSource(() => 'tok-1');
+    const before = server.requests.length;
+    const page = await apiJson<{ limit: string }>('/api/sessions', {
+      query: { limit: 50, after: null, search: undefined },
+    });
+    expect(page.limit).toBe('50');
+    expect(server.requests.slice(before)).toEqual(['GET /api/sessions?limit=50']);
+    await apiJson('/api/sessions', { query: { limit: 50 } });
+    expect(server.requests.slice(before)).toHaveLength(2);
+  });
+
+  it('another token asks again', async () => {
+    startEarlyGet('/api/info', undefined, 'tok-old');
+    setTokenSource(() => 'tok-new');
+    const before = server.requests.length;
+    await apiJson('/api/info');
+    expect(server.requests.slice(before)).toEqual(['GET /api/info', 'GET /api/info']);
+  });
+});
