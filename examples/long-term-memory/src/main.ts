@@ -53,6 +53,12 @@ async function main(): Promise<void> {
   const text = positionals.join(' ').trim();
   if (!values.user || !values.session || text === '') throw new TypeError(USAGE);
   const llm = modelFromEnv(process.env);
+  if (llm === echoModel) {
+    console.log(
+      'No LLM configured (set LLM_BASE_URL, LLM_MODEL and LLM_API_KEY for an OpenAI-compatible ' +
+        'server); using a built-in echo model.',
+    );
+  }
 
   const app = await NestFactory.createApplicationContext(
     LongTermModule.register(process.env.MEMORY_DIR ?? './data/long-term'),
