@@ -1,83 +1,204 @@
 /**
- * Every TypeScript sample in the README's "The Nest module" section type-checks against the
- * package's sources: each block is compiled as a module of its own after a prelude that imports
- * what the samples use and the block does not import itself.
+ * The docs cannot rot: every ```ts block of README.md and docs/*.md type-checks against the
+ * package's public entry points, and the README's tour (its ```bash tour blocks) runs against a
+ * started admin server.
+ *
+ * Each TypeScript block is compiled as a module of its own, in one program. A block may leave out
+ * imports and the variables a reader already has (`session`, `apiKey`, `dataSource`): a prelude
+ * adds, for each name the block uses and does not declare itself, its import from the entry point
+ * that exports it, or an ambient declaration. A block that cannot compile on its own must say so
+ * with the info string ```ts fragment (none does today).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ts from 'typescript';
+import { startApiProcess, type ApiProcess } from '../apps/api/test/support/api-process';
+import { TEST_ADMIN_TOKEN } from '../apps/api/test/support/api-test-server';
 
 const REPO_ROOT = join(__dirname, '..');
 
-const PRELUDE = `
-import { Controller, Get, Injectable, Module } from '@nestjs/common';
-import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
-import { DataSource } from 'typeorm';
-import { InjectMemory, jsonFileBackend, MemoryModule, MemoryService } from '@agent-memory/memory';
-import { postgresBackend } from '@agent-memory/memory/postgres';
-import { MemoryBackendHealthIndicator, MemoryHealthModule } from '@agent-memory/memory/health';
-`;
+/** The documents whose samples are checked. */
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
-/** The prelude's import lines that import nothing the block imports itself. */
-function preludeFor(block: string): string {
-  const ownImports = block
-    .split('\n')
-    .filter((line) => /^import |^ {2}\w+,$|^} from /.test(line))
-    .join('\n');
-  return PRELUDE.split('\n')
-    .filter((line) => {
-      const names = /\{([^}]*)\}/.exec(line)?.[1]?.split(',') ?? [];
-      return !names.some((name) => new RegExp(`\\b${name.trim()}\\b`).test(ownImports));
-    })
-    .join('\n');
+/** The package's entry points, searched in this order for a name a block uses without importing. */
+const ENTRY_POINTS = ['', '/postgres', '/nats', '/health', '/rag', '/observability'].map(
+  (suffix) => `@agent-memory/memory${suffix}`,
+);
+
+/** Names from other packages that the samples use as a Nest app would import them. */
+const OTHER_IMPORTS: Record<string, string[]> = {
+  '@nestjs/common': ['Controller', 'Get', 'Inject', 'Injectable', 'Logger', 'Module', 'Post'],
+  '@nestjs/config': ['ConfigModule', 'ConfigService'],
+  '@nestjs/terminus': ['HealthCheck', 'HealthCheckService'],
+  '@nestjs/typeorm': ['TypeOrmModule'],
+  typeorm: ['DataSource'],
+};
+
+/** What a reader of a sample already has in scope. */
+const AMBIENT: Record<string, string> = {
+  apiKey: 'declare const apiKey: string;',
+  session: "declare const session: import('@agent-memory/memory').SessionStore;",
+  dataSource: "declare const dataSource: import('typeorm').DataSource;",
+};
+
+interface Sample {
+  document: string;
+  line: number;
+  code: string;
 }
 
-/** The ```ts blocks of the section, with the indentation of list items removed. */
-function samples(): string[] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## The Nest module'),
-    readme.indexOf('## The admin server'),
-  );
-  return [...section.matchAll(/^( *)```ts\n([\s\S]*?)^\1```/gm)].map(([, indent, body]) =>
-    body!
+/** The fenced blocks with exactly `info` as their info string, list indentation removed. */
+function fencedBlocks(document: string, info: string): Sample[] {
+  const text = readFileSync(join(REPO_ROOT, document), 'utf8');
+  const fence = new RegExp(`^( *)\`\`\`${info}\\n([\\s\\S]*?)^\\1\`\`\``, 'gm');
+  return [...text.matchAll(fence)].map((match) => ({
+    document,
+    line: text.slice(0, match.index).split('\n').length,
+    code: match[2]!
       .split('\n')
-      .map((line) => line.slice(indent!.length))
+      .map((line) => line.slice(match[1]!.length))
       .join('\n'),
+  }));
+}
+
+/** Every name the package's entry points export at run time, mapped to its first entry point. */
+function packageExports(): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const entry of ENTRY_POINTS) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest maps the entry points to the sources
+    for (const name of Object.keys(require(entry) as object)) {
+      if (!owners.has(name)) owners.set(name, entry);
+    }
+  }
+  for (const [module, names] of Object.entries(OTHER_IMPORTS)) {
+    for (const name of names) owners.set(name, module);
+  }
+  return owners;
+}
+
+/** Whether `code` imports or declares `name` itself. */
+function declares(code: string, name: string): boolean {
+  const word = `\\b${name}\\b`;
+  return (
+    new RegExp(`^import [^;]*${word}[^;]*from`, 'm').test(code) ||
+    new RegExp(`\\b(const|let|var|class|function|interface|type)\\s+${name}\\b`).test(code)
   );
 }
 
-describe('README samples', () => {
-  it('type-check, each as a module of its own', () => {
-    const blocks = samples();
-    expect(blocks.length).toBeGreaterThanOrEqual(5);
-    const dir = mkdtempSync(join(REPO_ROOT, '.tmp-readme-'));
+/** The imports and declarations `code` needs and does not make itself. */
+function preludeFor(code: string, owners: Map<string, string>): string {
+  const uses = (name: string) => new RegExp(`(?<![.\\w$'"])${name}\\b`).test(code);
+  const byModule = new Map<string, string[]>();
+  for (const [name, module] of owners) {
+    if (uses(name) && !declares(code, name)) {
+      byModule.set(module, [...(byModule.get(module) ?? []), name]);
+    }
+  }
+  const imports = [...byModule].map(
+    ([module, names]) => `import { ${names.join(', ')} } from '${module}';`,
+  );
+  const ambient = Object.entries(AMBIENT)
+    .filter(([name]) => uses(name) && !declares(code, name))
+    .map(([, declaration]) => declaration);
+  return [...imports, ...ambient].join('\n');
+}
+
+/** Runs `script` with bash (`-euo pipefail`) and resolves with its exit code and output. */
+function runBash(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe('documentation samples', () => {
+  it('every TypeScript block of the README and docs/ type-checks against the package', () => {
+    const samples = DOCUMENTS.flatMap((document) => fencedBlocks(document, 'ts'));
+    expect(samples.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(samples.map((sample) => sample.document))).toEqual(
+      new Set(['README.md', 'docs/architecture.md', 'docs/recall.md']),
+    );
+
+    const owners = packageExports();
+    const dir = mkdtempSync(join(REPO_ROOT, '.tmp-doc-samples-'));
     try {
-      const files = blocks.map((block, i) => {
+      const files = new Map<string, Sample>();
+      samples.forEach((sample, i) => {
         const file = join(dir, `sample-${i}.ts`);
-        writeFileSync(file, `${preludeFor(block)}\n${block}\nexport {};\n`);
-        return file;
+        writeFileSync(file, `${preludeFor(sample.code, owners)}\n${sample.code}\nexport {};\n`);
+        files.set(file, sample);
       });
       const config = ts.getParsedCommandLineOfConfigFile(
         join(REPO_ROOT, 'tsconfig.json'),
         {},
         { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
       )!;
-      const program = ts.createProgram(files, {
+      const program = ts.createProgram([...files.keys()], {
         ...config.options,
+        // Samples may `await` at the top level, as a script would.
+        module: ts.ModuleKind.ES2022,
         noEmit: true,
         noUnusedLocals: false,
       });
       const problems = ts
         .getPreEmitDiagnostics(program)
-        .filter((d) => d.file && files.includes(d.file.fileName))
-        .map(
-          (d) =>
-            `${d.file!.fileName.split('/').pop()}:${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
-        );
+        .filter((d) => d.file && files.has(d.file.fileName))
+        .map((d) => {
+          const sample = files.get(d.file!.fileName)!;
+          return `${sample.document} (block at line ${sample.line}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+        });
       expect(problems).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
+
+  describe("the README's tour", () => {
+    let server: ApiProcess;
+    const dataDir = mkdtempSync(join(tmpdir(), 'readme-tour-'));
+
+    beforeAll(async () => {
+      server = await startApiProcess({ MEMORY_BACKEND: 'jsonfile', MEMORY_DIR: dataDir }, 180_000);
+    }, 200_000);
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('appends, reads and compacts through curl as written', async () => {
+      const tour = fencedBlocks('README.md', 'bash tour');
+      expect(tour.length).toBeGreaterThanOrEqual(2);
+      const run = await runBash(tour.map((block) => block.code).join('\n'), {
+        TOKEN: TEST_ADMIN_TOKEN,
+        BASE: server.url,
+      });
+      expect(run.output).not.toMatch(/curl: \(\d+\)/);
+      expect(run.code).toBe(0);
+      expect(run.output).toContain('{"appended":2,"first":1,"last":2,"replayed":false}');
+      expect(run.output).toContain('"sessionId":"tour"');
+      expect(run.output).toMatch(/"state":"done".*"result":\{"compacted":true,"upTo":6,/);
+
+      const stored = (await (await server.request('/api/sessions/tour')).json()) as {
+        messages: number;
+      };
+      expect(stored.messages).toBe(26);
+    }, 60_000);
+  });
 });
