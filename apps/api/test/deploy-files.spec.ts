@@ -247,11 +247,18 @@ describe('docker/', () => {
       const otherBackends = new Set(['MEMORY_DIR', 'MEMORY_SIMPLE_CAPACITY']);
       /** Variables with a default the manifests keep (subject and queue names of the worker's). */
       const defaulted = new Set(['COMPACTION_NATS_SUBJECT', 'COMPACTION_NATS_QUEUE']);
+      /** Semantic recall stays off: its variables are refused without MEMORY_RECALL_EMBEDDER. */
+      const recallOff = (name: string) => name.startsWith('MEMORY_RECALL_');
       const env = envOf(deployment('api').spec.template.spec.containers[0]);
       const missing = API_ENV_VARS.filter(
         (name) =>
-          !(name in env) && !(name in secrets) && !otherBackends.has(name) && !defaulted.has(name),
+          !(name in env) &&
+          !(name in secrets) &&
+          !otherBackends.has(name) &&
+          !defaulted.has(name) &&
+          !recallOff(name),
       );
+      expect(Object.keys(env).filter(recallOff)).toEqual([]);
       expect(missing).toEqual([]);
       const parsed = parseApiConfig({
         ...env,
