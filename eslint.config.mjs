@@ -37,6 +37,28 @@ export default tseslint.config(
               group: ['**/test/conformance', '**/test/conformance/*'],
               message: "Import '@agent-memory/conformance'.",
             },
+            {
+              group: ['**/test/support/*'],
+              message: "Import '@agent-memory/test-support/<file>'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The package ships its sources' build: nothing but specs may reach test code.
+    files: ['libs/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@agent-memory/conformance', '@agent-memory/test-support/*', '**/test/**'],
+              message: 'Library code never imports test code.',
+            },
           ],
         },
       ],

@@ -21,6 +21,8 @@ module.exports = {
     '^@agent-memory/memory/(.*)$': '<rootDir>/libs/memory/src/$1/index.ts',
     // The conformance suites and store harnesses (test code: the package never imports it).
     '^@agent-memory/conformance$': '<rootDir>/test/conformance/index.ts',
+    // Test helpers (servers, fakes, process scripts), for the specs next to the library's sources.
+    '^@agent-memory/test-support/(.*)$': '<rootDir>/test/support/$1',
   },
   testTimeout: 30000,
   maxWorkers: 2,

@@ -5,7 +5,7 @@
  */
 import type { CompactionJob } from '@agent-memory/memory';
 import type { SessionDetail } from '../src/contract/admin-api.types';
-import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.server';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { ALL_BACKENDS, assistantText, userText, useTestServer } from './support/api-test-server';
 
 describe.each(ALL_BACKENDS)('compaction through the admin API on the %s backend', (kind) => {

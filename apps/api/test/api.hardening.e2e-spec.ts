@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startApiServer } from '../src/api.server';
 import { ConfigValidationError } from '../src/config/api-config';
-import { startThrowawayPostgres, type ThrowawayServer } from '../../../test/support/services';
+import { startThrowawayPostgres, type ThrowawayServer } from '@agent-memory/test-support/services';
 import { backendEnv, startTestServer, type TestServer } from './support/api-test-server';
 
 /** Keeps what the server logs, to check what it does not say. */

@@ -6,7 +6,7 @@ import {
   startThrowawayNats,
   startThrowawayPostgres,
   type ThrowawayServer,
-} from '../../../test/support/services';
+} from '@agent-memory/test-support/services';
 import { Client } from 'pg';
 import {
   backendEnv,

@@ -21,7 +21,7 @@ import {
 import { AdminToken } from '../src/auth/admin-token';
 import { AdminTokenGuard } from '../src/auth/admin-token.guard';
 import type { RecallView } from '../src/contract/recall-api.types';
-import { TestSchemas } from '../../../test/support/postgres';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
 import { ApiExceptionFilter } from '../src/errors/api-exception.filter';
 import { RecallController } from '../src/recall/recall.controller';
 import { RecallService } from '../src/recall/recall.service';

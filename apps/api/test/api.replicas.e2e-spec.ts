@@ -3,7 +3,7 @@
  * started on one is answered by the other at every state, and a job whose replica is killed with
  * SIGKILL is reported failed (JOB_OWNER_LOST) by the other within the lease.
  */
-import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.server';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { startApiProcess, type ApiProcess } from './support/api-process';
 import { backendEnv, type BackendEnv } from './support/api-test-server';
 

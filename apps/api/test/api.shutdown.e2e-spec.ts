@@ -11,7 +11,7 @@ import {
   startTestServer,
   type BackendEnv,
 } from './support/api-test-server';
-import { startFakeLlm } from '../../../test/support/fake-llm.server';
+import { startFakeLlm } from '@agent-memory/test-support/fake-llm.server';
 
 // Backends that outlive the server, so a second server can check what the first one stored.
 const BACKENDS: BackendKind[] = ['jsonfile', 'postgres', 'nats'];

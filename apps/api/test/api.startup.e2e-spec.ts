@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../../test/support/services';
+import { freePort } from '@agent-memory/test-support/services';
 
 const START_SCRIPT = join(__dirname, '..', '..', '..', 'scripts', 'start.mjs');
 

@@ -10,8 +10,8 @@ import {
   startWorker,
   workerEnv,
   type WorkerProcess,
-} from '../../../test/support/compaction-workers';
-import { startFakeLlm } from '../../../test/support/fake-llm.server';
+} from '@agent-memory/test-support/compaction-workers';
+import { startFakeLlm } from '@agent-memory/test-support/fake-llm.server';
 
 describe('compaction workers over NATS (mode: nats)', () => {
   jest.setTimeout(90_000);

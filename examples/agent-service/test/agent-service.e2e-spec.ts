@@ -9,8 +9,8 @@ import {
   runExample,
   startExample,
   type ExampleService,
-} from '../../../test/support/example-process';
-import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.server';
+} from '@agent-memory/test-support/example-process';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 
 describe('agent service example', () => {
   let llm: FakeLlm;

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runExample } from '../../../test/support/example-process';
-import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.server';
-import { TestBuckets } from '../../../test/support/nats';
-import { TestSchemas } from '../../../test/support/postgres';
-import { testDatabaseUrl, testNatsUrl } from '../../../test/support/services';
+import { runExample } from '@agent-memory/test-support/example-process';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
+import { TestBuckets } from '@agent-memory/test-support/nats';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
+import { testDatabaseUrl, testNatsUrl } from '@agent-memory/test-support/services';
 
 describe('chat example', () => {
   let llm: FakeLlm;

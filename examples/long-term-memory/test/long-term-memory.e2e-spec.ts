@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runExample } from '../../../test/support/example-process';
+import { runExample } from '@agent-memory/test-support/example-process';
 
 describe('long-term memory example', () => {
   const dir = mkdtempSync(join(tmpdir(), 'long-term-example-'));

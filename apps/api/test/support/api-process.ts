@@ -4,8 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '../../../../test/support/services';
-import { adminRequest, type AdminRequest } from '../../../../test/support/admin-request';
+import { freePort } from '@agent-memory/test-support/services';
+import { adminRequest, type AdminRequest } from '@agent-memory/test-support/admin-request';
 import { TEST_ADMIN_TOKEN } from './api-test-server';
 
 const START_SCRIPT = join(__dirname, '..', '..', '..', '..', 'scripts', 'start.mjs');

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import type { BackendKind } from '@agent-memory/memory';
 import { startApiServer, type ApiServer } from '../../src/api.server';
-import { testDatabaseUrl, testNatsUrl } from '../../../../test/support/services';
-import { TestBuckets } from '../../../../test/support/nats';
-import { TestSchemas } from '../../../../test/support/postgres';
-import { adminRequest, type AdminRequest } from '../../../../test/support/admin-request';
+import { testDatabaseUrl, testNatsUrl } from '@agent-memory/test-support/services';
+import { TestBuckets } from '@agent-memory/test-support/nats';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
+import { adminRequest, type AdminRequest } from '@agent-memory/test-support/admin-request';
 
 export const TEST_ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 

@@ -1,5 +1,5 @@
-import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
-import { freePort } from '../../../../test/support/services';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
+import { freePort } from '@agent-memory/test-support/services';
 import { InvalidMessageError } from '../core/errors';
 import {
   assistantMessage,

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { clearMergeCache, countTokens, encode } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import { encode as encodeCl100k } from 'gpt-tokenizer/cjs/encoding/cl100k_base';
-import { startEventLoopBaseline } from '../../../../test/support/event-loop-baseline';
-import { seededRandom } from '../../../../test/support/seeded-random';
+import { startEventLoopBaseline } from '@agent-memory/test-support/event-loop-baseline';
+import { seededRandom } from '@agent-memory/test-support/seeded-random';
 import { assistantMessage, toolResultMessage, userMessage } from '../core/message';
 import {
   TOKENS_PER_IMAGE,

@@ -6,14 +6,14 @@ import { TerminusModule } from '@nestjs/terminus';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { natsBackend } from '@agent-memory/memory/nats';
 import { postgresBackend } from '@agent-memory/memory/postgres';
-import { TestSchemas } from '../../../../test/support/postgres';
-import { TestBuckets } from '../../../../test/support/nats';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
+import { TestBuckets } from '@agent-memory/test-support/nats';
 import {
   startThrowawayNats,
   startThrowawayPostgres,
   testNatsUrl,
   type ThrowawayServer,
-} from '../../../../test/support/services';
+} from '@agent-memory/test-support/services';
 import type { MemoryBackend } from '../core/backend.interface';
 import { jsonFileBackend } from '../jsonfile';
 import { MemoryModule } from '../nest';

@@ -13,7 +13,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { MemoryModule, MemoryService, userMessage } from '@agent-memory/memory';
 import { createMemoryMigrations, postgresBackend } from '@agent-memory/memory/postgres';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
 import { PostgresMemoryHealthIndicator } from '.';
 
 const schemas = new TestSchemas('pghealth');

@@ -3,13 +3,13 @@ import { texts, type BackendSpec } from '@agent-memory/conformance';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTogether, startScript } from '../../../../test/support/child-script';
+import { runTogether, startScript } from '@agent-memory/test-support/child-script';
 import {
   STORE_PROCESS_SCRIPT,
   storeProcessArgs,
   type RacerResult,
   type StoreProcessRole,
-} from '../../../../test/support/store-process';
+} from '@agent-memory/test-support/store-process';
 
 let dir: string;
 

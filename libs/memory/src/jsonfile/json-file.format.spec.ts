@@ -16,8 +16,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixturePath } from '@agent-memory/test-support/paths';
 
-const fixtures = join(__dirname, '../../../../test/fixtures/phero');
+const fixtures = fixturePath('phero');
 let dir: string;
 
 beforeEach(() => {

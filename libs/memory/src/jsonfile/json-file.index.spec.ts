@@ -8,9 +8,10 @@ import { jsonFileBackend, userMessage, type SessionInfo } from '@agent-memory/me
 import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTogether, startScript } from '../../../../test/support/child-script';
+import { runTogether, startScript } from '@agent-memory/test-support/child-script';
+import { supportScriptPath } from '@agent-memory/test-support/paths';
 
-const WRITER = join(__dirname, '../../../../test/support/jsonfile-sessions-writer.script.ts');
+const WRITER = supportScriptPath('jsonfile-sessions-writer.script.ts');
 let dir: string;
 
 beforeEach(() => {

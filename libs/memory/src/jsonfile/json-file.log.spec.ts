@@ -22,6 +22,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { texts } from '@agent-memory/conformance';
+import { supportScriptPath } from '@agent-memory/test-support/paths';
 
 let dir: string;
 
@@ -171,13 +172,7 @@ describe('JsonFileMemory log form: crashes and damage', () => {
     await (await JsonFileMemory.open(path)).setMeta('title', 'log form');
     const child = spawn(
       process.execPath,
-      [
-        '-r',
-        '@swc-node/register',
-        join(__dirname, '../../../../test/support/jsonfile-kill.script.ts'),
-        path,
-        'w',
-      ],
+      ['-r', '@swc-node/register', supportScriptPath('jsonfile-kill.script.ts'), path, 'w'],
       { cwd: resolve(__dirname, '../../../..'), stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let acked = -1;

@@ -1,16 +1,16 @@
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { texts } from '@agent-memory/conformance';
-import { startScript, runTogether } from '../../../../test/support/child-script';
+import { startScript, runTogether } from '@agent-memory/test-support/child-script';
 import {
   startThrowawayNatsCluster,
   type ThrowawayNatsCluster,
-} from '../../../../test/support/nats-cluster';
+} from '@agent-memory/test-support/nats-cluster';
 import {
   STORE_PROCESS_SCRIPT,
   storeProcessArgs,
   type TurnWriterResult,
-} from '../../../../test/support/store-process';
-import { checkTurnLog } from '../../../../test/support/turn-log';
+} from '@agent-memory/test-support/store-process';
+import { checkTurnLog } from '@agent-memory/test-support/turn-log';
 
 const WRITERS = 4;
 const TURNS = 150;

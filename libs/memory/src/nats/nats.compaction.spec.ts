@@ -5,7 +5,7 @@ import {
   userMessage,
 } from '@agent-memory/memory';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { startThrowawayNats, type ThrowawayServer } from '../../../../test/support/services';
+import { startThrowawayNats, type ThrowawayServer } from '@agent-memory/test-support/services';
 
 const MAX_PAYLOAD = 64 * 1024;
 

@@ -1,14 +1,14 @@
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { texts } from '@agent-memory/conformance';
-import { runTogether, startScript } from '../../../../test/support/child-script';
-import { TestBuckets } from '../../../../test/support/nats';
+import { runTogether, startScript } from '@agent-memory/test-support/child-script';
+import { TestBuckets } from '@agent-memory/test-support/nats';
 import {
   STORE_PROCESS_SCRIPT,
   storeProcessArgs,
   type TurnWriterResult,
-} from '../../../../test/support/store-process';
-import { testNatsUrl } from '../../../../test/support/services';
-import { checkTurnLog } from '../../../../test/support/turn-log';
+} from '@agent-memory/test-support/store-process';
+import { testNatsUrl } from '@agent-memory/test-support/services';
+import { checkTurnLog } from '@agent-memory/test-support/turn-log';
 
 const WRITERS = 8;
 const TURNS = 100;

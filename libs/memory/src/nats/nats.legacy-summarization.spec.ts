@@ -11,8 +11,8 @@ import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conversation, texts } from '@agent-memory/conformance';
-import { TestBuckets } from '../../../../test/support/nats';
-import { testNatsUrl } from '../../../../test/support/services';
+import { TestBuckets } from '@agent-memory/test-support/nats';
+import { testNatsUrl } from '@agent-memory/test-support/services';
 
 function chatClient(baseUrl: string): LlmClient {
   return new OpenAiCompatibleClient({ baseUrl, apiKey: 'test-key', model: 'test' });

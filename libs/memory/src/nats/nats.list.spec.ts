@@ -1,8 +1,8 @@
 import { userMessage } from '@agent-memory/memory';
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { connect, type JetStreamClient, type NatsConnection } from 'nats';
-import { TestBuckets } from '../../../../test/support/nats';
-import { testNatsUrl } from '../../../../test/support/services';
+import { TestBuckets } from '@agent-memory/test-support/nats';
+import { testNatsUrl } from '@agent-memory/test-support/services';
 import { listNatsSessions } from './nats-session.list';
 
 const buckets = new TestBuckets('list');

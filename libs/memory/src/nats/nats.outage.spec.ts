@@ -6,7 +6,7 @@ import {
   freePort,
   startThrowawayNats,
   type ThrowawayServer,
-} from '../../../../test/support/services';
+} from '@agent-memory/test-support/services';
 
 /** Retries `fn` until it resolves, `attempts` times at most (each try is bounded by the KV timeout). */
 async function eventually<T>(fn: () => Promise<T>, attempts = 40): Promise<T> {

@@ -2,12 +2,12 @@ import { SessionTooLargeError, userMessage, type Message } from '@agent-memory/m
 import { NatsMemory, natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { connect, type KV, type NatsConnection } from 'nats';
 import { EMPTY_DOCUMENT, appendToDocument, encodeDocument } from '../core/session-document';
-import { TestBuckets } from '../../../../test/support/nats';
+import { TestBuckets } from '@agent-memory/test-support/nats';
 import {
   startThrowawayNats,
   testNatsUrl,
   type ThrowawayServer,
-} from '../../../../test/support/services';
+} from '@agent-memory/test-support/services';
 
 const MiB = 1024 * 1024;
 let counter = 0;

@@ -11,11 +11,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KV } from 'nats';
 import { conversation, texts } from '@agent-memory/conformance';
-import { TestBuckets } from '../../../../test/support/nats';
-import { testNatsUrl } from '../../../../test/support/services';
+import { TestBuckets } from '@agent-memory/test-support/nats';
+import { testNatsUrl } from '@agent-memory/test-support/services';
+import { fixturePath } from '@agent-memory/test-support/paths';
 
 const buckets = new TestBuckets('store');
-const fixtures = join(__dirname, '../../../../test/fixtures/phero');
+const fixtures = fixturePath('phero');
 let backend: NatsBackend;
 let kv: KV;
 let counter = 0;

@@ -1,5 +1,5 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import type { LlmClient } from '../core/llm-client.interface';
 import { assistantMessage, userMessage, type Message } from '../core/message';
 import type { Summarizer, SummaryInput } from '../compaction/summarizer.interface';

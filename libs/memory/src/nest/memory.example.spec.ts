@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Injectable, Logger, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import {
   jsonFileBackend,
   MemoryModule,

@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { MemoryModule, MemoryService, userMessage } from '@agent-memory/memory';
 import { postgresBackend } from '@agent-memory/memory/postgres';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
 
 const schemas = new TestSchemas('nest_typeorm');
 afterAll(() => schemas.cleanup());

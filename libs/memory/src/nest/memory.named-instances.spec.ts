@@ -11,7 +11,7 @@ import {
   MemoryBackendHealthIndicator,
   MemoryHealthModule,
 } from '@agent-memory/memory/health';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
 import type { MemoryBackend } from '../core/backend.interface';
 import { assistantMessage, userMessage } from '../core/message';
 import { jsonFileBackend } from '../jsonfile';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { connect } from 'nats';
 import { natsBackend } from '@agent-memory/memory/nats';
-import { TestBuckets } from '../../../../test/support/nats';
-import { testNatsUrl } from '../../../../test/support/services';
+import { TestBuckets } from '@agent-memory/test-support/nats';
+import { testNatsUrl } from '@agent-memory/test-support/services';
 import {
   CorruptSessionError,
   InvalidMessageError,

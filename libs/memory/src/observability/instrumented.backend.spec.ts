@@ -1,4 +1,4 @@
-import { RecordingTracer } from '../../../../test/support/recording-tracer';
+import { RecordingTracer } from '@agent-memory/test-support/recording-tracer';
 import { InvalidMessageError } from '../core/errors';
 import { userMessage } from '../core/message';
 import { simpleBackend } from '../simple';

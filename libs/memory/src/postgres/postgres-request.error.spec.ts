@@ -6,7 +6,7 @@ import {
   isPostgresUnavailable,
 } from '@agent-memory/memory/postgres';
 import { pgRequest } from './postgres-request.error';
-import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 
 const schemas = new TestSchemas('pgerr');
 const dataSource = useTestDataSource(schemas, { poolSize: 2 });

@@ -7,8 +7,8 @@ import {
 import { OpenAiCompatibleClient } from '@agent-memory/memory/compaction';
 import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
 import { conversation, texts } from '@agent-memory/conformance';
-import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
 
 const schemas = new TestSchemas('pglegacy');
 const opened: PostgresBackend[] = [];

@@ -10,9 +10,9 @@ import {
   postgresBackend,
 } from '@agent-memory/memory/postgres';
 import { userMessage } from '@agent-memory/memory';
-import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
-import { runTogether, startScript } from '../../../../test/support/child-script';
-import { STORE_PROCESS_SCRIPT, storeProcessArgs } from '../../../../test/support/store-process';
+import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
+import { runTogether, startScript } from '@agent-memory/test-support/child-script';
+import { STORE_PROCESS_SCRIPT, storeProcessArgs } from '@agent-memory/test-support/store-process';
 
 const REPO_ROOT = join(__dirname, '../../../..');
 const schemas = new TestSchemas('pgmig');

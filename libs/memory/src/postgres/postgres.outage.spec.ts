@@ -4,7 +4,7 @@ import {
   type PostgresBackend,
 } from '@agent-memory/memory/postgres';
 import { conversation, texts } from '@agent-memory/conformance';
-import { startThrowawayPostgres, type ThrowawayServer } from '../../../../test/support/services';
+import { startThrowawayPostgres, type ThrowawayServer } from '@agent-memory/test-support/services';
 
 /** Far above the 2 s connect timeout set below; only a hung call would reach it. */
 const BOUND_MS = 20_000;

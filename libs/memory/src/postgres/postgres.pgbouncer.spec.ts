@@ -7,8 +7,8 @@
 import { assistantMessage, userMessage } from '@agent-memory/memory';
 import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
 import { texts } from '@agent-memory/conformance';
-import { startPgBouncer, type PgBouncer } from '../../../../test/support/pgbouncer';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { startPgBouncer, type PgBouncer } from '@agent-memory/test-support/pgbouncer';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
 
 const schemas = new TestSchemas('pgbouncer');
 let bouncer: PgBouncer;

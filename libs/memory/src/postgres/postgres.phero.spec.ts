@@ -14,9 +14,10 @@ import {
   type PostgresBackend,
 } from '@agent-memory/memory/postgres';
 import { conversation, texts } from '@agent-memory/conformance';
-import { TestSchemas } from '../../../../test/support/postgres';
+import { TestSchemas } from '@agent-memory/test-support/postgres';
+import { fixturePath } from '@agent-memory/test-support/paths';
 
-const FIXTURES = join(__dirname, '../../../../test/fixtures/phero');
+const FIXTURES = fixturePath('phero');
 /** Nine messages written by Phero's own jsonfile store: reasoning, tools, images, `Parts: null`. */
 const PHERO_SESSION = JSON.parse(
   readFileSync(join(FIXTURES, 'phero-jsonfile-session.json'), 'utf8'),

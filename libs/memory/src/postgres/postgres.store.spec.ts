@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { CorruptSessionError, userMessage } from '@agent-memory/memory';
 import { PostgresMemory, postgresBackend } from '@agent-memory/memory/postgres';
 import { conversation, texts } from '@agent-memory/conformance';
-import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 
 const schemas = new TestSchemas('pgstore');
 const dataSource = useTestDataSource(schemas, { poolSize: 4 });

@@ -1,7 +1,7 @@
 import {
   startFakeEmbeddings,
   type FakeEmbeddings,
-} from '../../../../test/support/fake-embeddings.server';
+} from '@agent-memory/test-support/fake-embeddings.server';
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { OpenAiCompatibleEmbedder } from './openai-compatible.embedder';
 import { EmbeddingFailedError } from './rag.errors';

@@ -1,5 +1,5 @@
 import { describeVectorStoreConformance } from '@agent-memory/conformance';
-import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import { PgVectorStore } from './pgvector.store';
 import { DimensionMismatchError, VectorExtensionMissingError } from './rag.errors';
 

@@ -1,4 +1,4 @@
-import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { InMemoryVectorStore } from './in-memory-vector.store';
 import { PgVectorStore } from './pgvector.store';

@@ -1,14 +1,12 @@
-import { join } from 'node:path';
 import { assistantMessage, simpleBackend, textContent, userMessage } from '@agent-memory/memory';
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { InMemoryVectorStore } from './in-memory-vector.store';
 import { withRecall } from './recall.backend';
-import { loadLabelledRecallSet, recallAtK } from '../../../../test/support/recall-quality';
+import { loadLabelledRecallSet, recallAtK } from '@agent-memory/test-support/recall-quality';
 import { UniversalSentenceEmbedder } from './universal-sentence.embedder';
+import { fixturePath } from '@agent-memory/test-support/paths';
 
-const SET = loadLabelledRecallSet(
-  join(__dirname, '../../../../test/fixtures/recall/labelled-recall.json'),
-);
+const SET = loadLabelledRecallSet(fixturePath('recall', 'labelled-recall.json'));
 
 describe('recall quality on the labelled set (questions worded differently from the answer)', () => {
   // One model load for the file (~1–2 s, ~200 MB): the real offline model, no stand-in.

@@ -14,7 +14,7 @@ import {
   type SessionStore,
 } from '@agent-memory/memory';
 import { postgresBackend } from '@agent-memory/memory/postgres';
-import { TestSchemas, useTestDataSource } from '../../../../test/support/postgres';
+import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import type { EmbedOptions, Embedder } from './embedder.interface';
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { InMemoryVectorStore } from './in-memory-vector.store';

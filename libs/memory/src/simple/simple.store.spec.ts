@@ -8,7 +8,7 @@ import {
   toolResultMessage,
   userMessage,
 } from '@agent-memory/memory';
-import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.server';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { conversation, texts } from '@agent-memory/conformance';
 
 describe('SimpleMemory', () => {
