@@ -1,7 +1,13 @@
+import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import type { Message } from '../core/message';
 import { countableChunks } from './token-chunks';
+import { CL100K_SPLIT, O200K_SPLIT, R50K_SPLIT } from './token-split-patterns';
 
-/** The BPE encodings `gpt-tokenizer` ships; o200k_base is GPT-4o's and the default. */
+/**
+ * The BPE encodings counted; o200k_base is GPT-4o's and the default. o200k_harmony adds only
+ * special tokens to o200k_base, and user text never counts as special tokens, so it counts as
+ * o200k_base.
+ */
 export type TokenEncoding =
   'o200k_base' | 'cl100k_base' | 'p50k_base' | 'r50k_base' | 'o200k_harmony';
 
@@ -32,15 +38,6 @@ export interface AsyncCountOptions {
 }
 
 type CountTokens = (text: string) => number;
-type EncodingModule = {
-  countTokens: (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
-  setMergeCacheSize: (size: number) => void;
-};
-type SplitPatterns = {
-  O200K_TOKEN_SPLIT_REGEX: RegExp;
-  CL100K_TOKEN_SPLIT_REGEX: RegExp;
-  R50K_TOKEN_SPLIT_REGEX: RegExp;
-};
 
 /** Only strings at least this long are worth a cache entry of their own. */
 const MIN_CACHED_TEXT_LENGTH = 64;
@@ -48,14 +45,6 @@ const MIN_CACHED_TEXT_LENGTH = 64;
 const MAX_CACHED_CHARS = 32 * 1024 * 1024;
 /** The async counts give the event loop a turn after this much counting. */
 const YIELD_AFTER_MS = 5;
-/**
- * Entries of `gpt-tokenizer`'s merge cache (its default is 100,000). The cache is a `Map` that
- * evicts its oldest key on every insert once full; on text whose pieces never repeat (random
- * letters, base64, hex) V8 then skips ever more deleted slots to find that key, and a megabyte of
- * base64 counted in 10 s instead of 1.4 s. A small cache keeps what ordinary text gains from it
- * (repeated words that are not one token) at a bounded eviction cost.
- */
-const MERGE_CACHE_SIZE = 1000;
 
 /** What a message costs: its texts to count, plus a fixed overhead (format tokens, images). */
 interface MessageCost {
@@ -69,10 +58,15 @@ interface MessageCost {
  * Time is linear in the text's length on any input: texts are cut into bounded pieces before the
  * tokenizer (see `token-chunks.ts`; ordinary text counts exactly as a whole-text count does, a run
  * of one character longer than 128 characters may count up to about one token more per 128
- * characters). {@link count} runs in one go (about a millisecond per 4 KB of ordinary text; text
- * whose pieces never repeat, such as base64 or random letters, costs about 1 µs a character, the
- * tokenizer's own lookups); {@link countAsync} gives the event loop a turn every 5 ms, between
- * tokenizer calls of at most about 1 KB each, for contexts that may be large.
+ * characters). The tokenizer is `tiktoken`'s WebAssembly build of OpenAI's own: about 60 ms per
+ * megabyte of ordinary text, under 1 s per megabyte of text whose pieces never repeat (random
+ * letters, base64). {@link count} runs in one go; {@link countAsync} gives the event loop a turn
+ * every 5 ms, between tokenizer calls of at most about 1 KB each, for contexts that may be large.
+ *
+ * The first counter of an encoding in a process loads it, which blocks for about 0.3 s (building
+ * its 200,000 ranks inside WebAssembly memory, off the JavaScript heap, so garbage collection never
+ * walks them): construct counters at startup (the API's module and {@link SummaryCompactor} do),
+ * not inside a request. Every later counter shares that encoder; it is never freed.
  *
  * Counts are cached per message object (stores hand out frozen messages, reused across turns) and
  * per long text (for stores that decode fresh objects on every read); a message changed in place
@@ -210,35 +204,39 @@ class YieldClock {
   }
 }
 
-/** Loads only the encoding asked for: each one is several megabytes of merge tables. */
+/** The split pattern each encoding's tokenizer applies first (see `token-chunks.ts`). */
+const SPLITS: Record<TokenEncoding, RegExp> = {
+  o200k_base: O200K_SPLIT,
+  o200k_harmony: O200K_SPLIT,
+  cl100k_base: CL100K_SPLIT,
+  p50k_base: R50K_SPLIT,
+  r50k_base: R50K_SPLIT,
+};
+
+/** What `tiktoken` loads for each encoding. */
+const ENGINES: Record<TokenEncoding, TiktokenEncoding> = {
+  o200k_base: 'o200k_base',
+  o200k_harmony: 'o200k_base',
+  cl100k_base: 'cl100k_base',
+  p50k_base: 'p50k_base',
+  r50k_base: 'r50k_base',
+};
+
+/** One encoder per encoding for the whole process, loaded by the first counter that needs it. */
+const encoders = new Map<TiktokenEncoding, Tiktoken>();
+
 function loadEncoding(encoding: TokenEncoding): { countTokens: CountTokens; split: RegExp } {
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded lazily, one encoding at a time */
-  const loaders: Record<TokenEncoding, () => EncodingModule> = {
-    o200k_base: () => require('gpt-tokenizer/encoding/o200k_base'),
-    cl100k_base: () => require('gpt-tokenizer/encoding/cl100k_base'),
-    p50k_base: () => require('gpt-tokenizer/encoding/p50k_base'),
-    r50k_base: () => require('gpt-tokenizer/encoding/r50k_base'),
-    o200k_harmony: () => require('gpt-tokenizer/encoding/o200k_harmony'),
-  };
-  const patterns = (): SplitPatterns => require('gpt-tokenizer/encodingParams/constants');
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const load = loaders[encoding];
-  if (!load)
+  if (!Object.hasOwn(ENGINES, encoding))
     throw new RangeError(
-      `unknown token encoding "${encoding}"; use one of ${Object.keys(loaders).join(', ')}`,
+      `unknown token encoding "${encoding}"; use one of ${Object.keys(ENGINES).join(', ')}`,
     );
-  const { countTokens, setMergeCacheSize } = load();
-  // The encoding module is shared by the whole process; this only bounds its cache.
-  setMergeCacheSize(MERGE_CACHE_SIZE);
-  const split = patterns();
-  const splits: Record<TokenEncoding, RegExp> = {
-    o200k_base: split.O200K_TOKEN_SPLIT_REGEX,
-    o200k_harmony: split.O200K_TOKEN_SPLIT_REGEX,
-    cl100k_base: split.CL100K_TOKEN_SPLIT_REGEX,
-    p50k_base: split.R50K_TOKEN_SPLIT_REGEX,
-    r50k_base: split.R50K_TOKEN_SPLIT_REGEX,
-  };
-  // User text may contain strings such as "<|endoftext|>": count them as text, never refuse them.
-  const noSpecial = { disallowedSpecial: new Set<string>() };
-  return { countTokens: (text) => countTokens(text, noSpecial), split: splits[encoding] };
+  const engine = ENGINES[encoding];
+  let encoder = encoders.get(engine);
+  if (!encoder) {
+    encoder = get_encoding(engine);
+    encoders.set(engine, encoder);
+  }
+  const shared = encoder;
+  // `encode_ordinary` counts strings such as "<|endoftext|>" in user text as text, never refuses them.
+  return { countTokens: (text) => shared.encode_ordinary(text).length, split: SPLITS[encoding] };
 }
