@@ -43,6 +43,8 @@ type CountTokens = (text: string) => number;
 const MIN_CACHED_TEXT_LENGTH = 64;
 /** The text cache holds at most this many characters in all (it keeps the strings alive). */
 const MAX_CACHED_CHARS = 32 * 1024 * 1024;
+/** Roles are a closed set; the bound only guards against a store handing out odd ones. */
+const MAX_CACHED_ROLES = 16;
 /** The async counts give the event loop a turn after this much counting. */
 const YIELD_AFTER_MS = 5;
 
@@ -58,14 +60,14 @@ interface MessageCost {
  * Time is linear in the text's length on any input: texts are cut into bounded pieces before the
  * tokenizer (see `token-chunks.ts`; ordinary text counts exactly as a whole-text count does, a run
  * of one character longer than 128 characters may count up to about one token more per 128
- * characters). The tokenizer is `tiktoken`'s WebAssembly build of OpenAI's own: about 60 ms per
- * megabyte of ordinary text, under 1 s per megabyte of text whose pieces never repeat (random
- * letters, base64). {@link count} runs in one go; {@link countAsync} gives the event loop a turn
+ * characters). The tokenizer is `tiktoken`'s WebAssembly build of OpenAI's own, about 0.4 s of CPU
+ * per megabyte of prose and under 1 s per megabyte of text whose pieces never repeat (random
+ * letters, base64): {@link count} runs in one go; {@link countAsync} gives the event loop a turn
  * every 5 ms, between tokenizer calls of at most about 1 KB each, for contexts that may be large.
  *
- * The first counter of an encoding in a process loads it, which blocks for about 0.3 s (building
+ * The first counter of an encoding in a process loads it, which blocks for about 0.5 s (building
  * its 200,000 ranks inside WebAssembly memory, off the JavaScript heap, so garbage collection never
- * walks them): construct counters at startup (the API's module and {@link SummaryCompactor} do),
+ * walks them): construct counters at startup (the API's module and `SummaryCompactor` do),
  * not inside a request. Every later counter shares that encoder; it is never freed.
  *
  * Counts are cached per message object (stores hand out frozen messages, reused across turns) and
@@ -79,6 +81,7 @@ export class TokenCounter {
   private readonly split: RegExp;
   private readonly byMessage = new WeakMap<Message, number>();
   private readonly byText = new Map<string, number>();
+  private readonly byRole = new Map<string, number>();
   private cachedChars = 0;
 
   constructor(opts: TokenCounterOptions = {}) {
@@ -112,7 +115,7 @@ export class TokenCounter {
         continue;
       }
       const cost = messageCost(message);
-      let tokens = cost.fixed;
+      let tokens = cost.fixed + this.countRole(message.role);
       for (const text of cost.texts) tokens += await this.countTextAsync(text, clock);
       this.byMessage.set(message, tokens);
       total += tokens;
@@ -125,7 +128,7 @@ export class TokenCounter {
     const cached = this.byMessage.get(message);
     if (cached !== undefined) return cached;
     const cost = messageCost(message);
-    let tokens = cost.fixed;
+    let tokens = cost.fixed + this.countRole(message.role);
     for (const text of cost.texts) tokens += this.countText(text);
     this.byMessage.set(message, tokens);
     return tokens;
@@ -138,6 +141,16 @@ export class TokenCounter {
     let tokens = 0;
     for (const chunk of countableChunks(text, this.split)) tokens += this.countTokens(chunk);
     this.cacheText(text, tokens);
+    return tokens;
+  }
+
+  /** A role's tokens, counted once: every message has one of a handful of roles. */
+  private countRole(role: string): number {
+    let tokens = this.byRole.get(role);
+    if (tokens === undefined) {
+      tokens = this.countTokens(role);
+      if (this.byRole.size < MAX_CACHED_ROLES) this.byRole.set(role, tokens);
+    }
     return tokens;
   }
 
@@ -170,9 +183,9 @@ export class TokenCounter {
   }
 }
 
-/** The texts of a message the tokenizer counts, and what it costs beyond them. */
+/** The texts of a message the tokenizer counts (its role aside), and what it costs beyond them. */
 function messageCost(message: Message): MessageCost {
-  const texts: string[] = [message.role];
+  const texts: string[] = [];
   let fixed = TOKENS_PER_MESSAGE;
   for (const part of message.parts) {
     if (part.type === 'image_url' || part.type === 'image_base64') fixed += TOKENS_PER_IMAGE;
