@@ -1,7 +1,7 @@
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/cjs/encodingParams/constants';
 import { MAX_CHUNK_CHARS, MAX_PIECE_CHARS, countableChunks, isWhitespace } from './token-chunks';
+import { O200K_SPLIT } from './token-split-patterns';
 
-const chunks = (text: string) => [...countableChunks(text, O200K_TOKEN_SPLIT_REGEX)];
+const chunks = (text: string) => [...countableChunks(text, O200K_SPLIT)];
 
 describe('countableChunks', () => {
   it('hands a short ordinary text over whole, and nothing for an empty one', () => {

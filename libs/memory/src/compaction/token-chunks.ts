@@ -3,9 +3,10 @@
  *
  * A BPE tokenizer first splits text into pieces with its encoding's split pattern (roughly: words
  * with their leading space, up to three digits, runs of punctuation, runs of whitespace), then
- * merges the bytes of each piece. `gpt-tokenizer`'s merge is quadratic in the length of a piece, and
- * the pattern leaves runs of letters, punctuation and whitespace unbounded: 64 KB of spaces is one
- * piece and takes seconds, a megabyte takes minutes. Ordinary text never has such pieces.
+ * merges the bytes of each piece. The merge is quadratic in the length of a piece (in `tiktoken` as
+ * in other BPE implementations), and the pattern leaves runs of letters, punctuation and whitespace
+ * unbounded: 64 KB of spaces is one piece and takes about 4 s, a megabyte takes minutes. Ordinary
+ * text never has such pieces.
  *
  * So the text is split here with the same pattern. Pieces of at most {@link MAX_PIECE_CHARS}
  * characters are grouped, in order, into chunks of about {@link MAX_CHUNK_CHARS} characters, each
@@ -21,7 +22,11 @@
  * its tokens; measured in `token-counter.spec.ts`).
  */
 
-/** Longest piece passed to the tokenizer as it is; longer ones are counted in slices this long. */
+/**
+ * Longest piece passed to the tokenizer as it is; longer ones are counted in slices this long.
+ * Measured with `tiktoken` on runs of one character: about 0.3 s per megabyte in slices of 128,
+ * 0.5 s in 256, 0.9 s in 512, 3 s in 4096; longer slices would only narrow the margin below.
+ */
 export const MAX_PIECE_CHARS = 128;
 
 /** Most UTF-8 bytes of one slice of a long piece (as many as 128 ASCII characters). */

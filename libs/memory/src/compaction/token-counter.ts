@@ -1,7 +1,13 @@
+import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import type { Message } from '../core/message';
 import { countableChunks } from './token-chunks';
+import { CL100K_SPLIT, O200K_SPLIT, R50K_SPLIT } from './token-split-patterns';
 
-/** The BPE encodings `gpt-tokenizer` ships; o200k_base is GPT-4o's and the default. */
+/**
+ * The BPE encodings counted; o200k_base is GPT-4o's and the default. o200k_harmony adds only
+ * special tokens to o200k_base, and user text never counts as special tokens, so it counts as
+ * o200k_base.
+ */
 export type TokenEncoding =
   'o200k_base' | 'cl100k_base' | 'p50k_base' | 'r50k_base' | 'o200k_harmony';
 
@@ -32,30 +38,19 @@ export interface AsyncCountOptions {
 }
 
 type CountTokens = (text: string) => number;
-type EncodingModule = {
-  countTokens: (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
-  setMergeCacheSize: (size: number) => void;
-};
-type SplitPatterns = {
-  O200K_TOKEN_SPLIT_REGEX: RegExp;
-  CL100K_TOKEN_SPLIT_REGEX: RegExp;
-  R50K_TOKEN_SPLIT_REGEX: RegExp;
-};
 
-/** Only strings at least this long are worth a cache entry of their own. */
-const MIN_CACHED_TEXT_LENGTH = 64;
-/** The text cache holds at most this many characters in all (it keeps the strings alive). */
+/**
+ * The text cache holds at most this many characters in all (it keeps the strings alive) and this
+ * many texts. Short texts are cached too: a tokenizer call costs about 5 µs before any text, so a
+ * store that decodes fresh messages on every read re-counts 10,000 chat messages in about 10 ms
+ * from the cache against about 55 ms without it.
+ */
 const MAX_CACHED_CHARS = 32 * 1024 * 1024;
+const MAX_CACHED_TEXTS = 200_000;
+/** Roles are a closed set; the bound only guards against a store handing out odd ones. */
+const MAX_CACHED_ROLES = 16;
 /** The async counts give the event loop a turn after this much counting. */
 const YIELD_AFTER_MS = 5;
-/**
- * Entries of `gpt-tokenizer`'s merge cache (its default is 100,000). The cache is a `Map` that
- * evicts its oldest key on every insert once full; on text whose pieces never repeat (random
- * letters, base64, hex) V8 then skips ever more deleted slots to find that key, and a megabyte of
- * base64 counted in 10 s instead of 1.4 s. A small cache keeps what ordinary text gains from it
- * (repeated words that are not one token) at a bounded eviction cost.
- */
-const MERGE_CACHE_SIZE = 1000;
 
 /** What a message costs: its texts to count, plus a fixed overhead (format tokens, images). */
 interface MessageCost {
@@ -69,13 +64,18 @@ interface MessageCost {
  * Time is linear in the text's length on any input: texts are cut into bounded pieces before the
  * tokenizer (see `token-chunks.ts`; ordinary text counts exactly as a whole-text count does, a run
  * of one character longer than 128 characters may count up to about one token more per 128
- * characters). {@link count} runs in one go (about a millisecond per 4 KB of ordinary text; text
- * whose pieces never repeat, such as base64 or random letters, costs about 1 µs a character, the
- * tokenizer's own lookups); {@link countAsync} gives the event loop a turn every 5 ms, between
- * tokenizer calls of at most about 1 KB each, for contexts that may be large.
+ * characters). The tokenizer is `tiktoken`'s WebAssembly build of OpenAI's own, about 0.4 s of CPU
+ * per megabyte of prose and under 1 s per megabyte of text whose pieces never repeat (random
+ * letters, base64): {@link count} runs in one go; {@link countAsync} gives the event loop a turn
+ * every 5 ms, between tokenizer calls of at most about 1 KB each, for contexts that may be large.
+ *
+ * The first counter of an encoding in a process loads it, which blocks for about 0.5 s (building
+ * its 200,000 ranks inside WebAssembly memory, off the JavaScript heap, so garbage collection never
+ * walks them): construct counters at startup (the API's module and `SummaryCompactor` do),
+ * not inside a request. Every later counter shares that encoder; it is never freed.
  *
  * Counts are cached per message object (stores hand out frozen messages, reused across turns) and
- * per long text (for stores that decode fresh objects on every read); a message changed in place
+ * per text (for stores that decode fresh objects on every read); a message changed in place
  * after it was counted keeps its old count, so copy a message before changing it. Nothing is
  * persisted: after a restart the first count of a session redoes its texts, in linear time.
  */
@@ -85,6 +85,7 @@ export class TokenCounter {
   private readonly split: RegExp;
   private readonly byMessage = new WeakMap<Message, number>();
   private readonly byText = new Map<string, number>();
+  private readonly byRole = new Map<string, number>();
   private cachedChars = 0;
 
   constructor(opts: TokenCounterOptions = {}) {
@@ -118,7 +119,7 @@ export class TokenCounter {
         continue;
       }
       const cost = messageCost(message);
-      let tokens = cost.fixed;
+      let tokens = cost.fixed + this.countRole(message.role);
       for (const text of cost.texts) tokens += await this.countTextAsync(text, clock);
       this.byMessage.set(message, tokens);
       total += tokens;
@@ -131,7 +132,7 @@ export class TokenCounter {
     const cached = this.byMessage.get(message);
     if (cached !== undefined) return cached;
     const cost = messageCost(message);
-    let tokens = cost.fixed;
+    let tokens = cost.fixed + this.countRole(message.role);
     for (const text of cost.texts) tokens += this.countText(text);
     this.byMessage.set(message, tokens);
     return tokens;
@@ -144,6 +145,16 @@ export class TokenCounter {
     let tokens = 0;
     for (const chunk of countableChunks(text, this.split)) tokens += this.countTokens(chunk);
     this.cacheText(text, tokens);
+    return tokens;
+  }
+
+  /** A role's tokens, counted once: every message has one of a handful of roles. */
+  private countRole(role: string): number {
+    let tokens = this.byRole.get(role);
+    if (tokens === undefined) {
+      tokens = this.countTokens(role);
+      if (this.byRole.size < MAX_CACHED_ROLES) this.byRole.set(role, tokens);
+    }
     return tokens;
   }
 
@@ -160,13 +171,15 @@ export class TokenCounter {
   }
 
   private cachedText(text: string): number | undefined {
-    if (text.length < MIN_CACHED_TEXT_LENGTH) return undefined;
     return this.byText.get(text);
   }
 
   private cacheText(text: string, tokens: number): void {
-    if (text.length < MIN_CACHED_TEXT_LENGTH || text.length > MAX_CACHED_CHARS) return;
-    while (this.cachedChars + text.length > MAX_CACHED_CHARS && this.byText.size > 0) {
+    if (text.length > MAX_CACHED_CHARS) return;
+    while (
+      (this.cachedChars + text.length > MAX_CACHED_CHARS || this.byText.size >= MAX_CACHED_TEXTS) &&
+      this.byText.size > 0
+    ) {
       const oldest = this.byText.keys().next().value!;
       this.byText.delete(oldest);
       this.cachedChars -= oldest.length;
@@ -176,9 +189,9 @@ export class TokenCounter {
   }
 }
 
-/** The texts of a message the tokenizer counts, and what it costs beyond them. */
+/** The texts of a message the tokenizer counts (its role aside), and what it costs beyond them. */
 function messageCost(message: Message): MessageCost {
-  const texts: string[] = [message.role];
+  const texts: string[] = [];
   let fixed = TOKENS_PER_MESSAGE;
   for (const part of message.parts) {
     if (part.type === 'image_url' || part.type === 'image_base64') fixed += TOKENS_PER_IMAGE;
@@ -210,35 +223,39 @@ class YieldClock {
   }
 }
 
-/** Loads only the encoding asked for: each one is several megabytes of merge tables. */
+/** The split pattern each encoding's tokenizer applies first (see `token-chunks.ts`). */
+const SPLITS: Record<TokenEncoding, RegExp> = {
+  o200k_base: O200K_SPLIT,
+  o200k_harmony: O200K_SPLIT,
+  cl100k_base: CL100K_SPLIT,
+  p50k_base: R50K_SPLIT,
+  r50k_base: R50K_SPLIT,
+};
+
+/** What `tiktoken` loads for each encoding. */
+const ENGINES: Record<TokenEncoding, TiktokenEncoding> = {
+  o200k_base: 'o200k_base',
+  o200k_harmony: 'o200k_base',
+  cl100k_base: 'cl100k_base',
+  p50k_base: 'p50k_base',
+  r50k_base: 'r50k_base',
+};
+
+/** One encoder per encoding for the whole process, loaded by the first counter that needs it. */
+const encoders = new Map<TiktokenEncoding, Tiktoken>();
+
 function loadEncoding(encoding: TokenEncoding): { countTokens: CountTokens; split: RegExp } {
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded lazily, one encoding at a time */
-  const loaders: Record<TokenEncoding, () => EncodingModule> = {
-    o200k_base: () => require('gpt-tokenizer/encoding/o200k_base'),
-    cl100k_base: () => require('gpt-tokenizer/encoding/cl100k_base'),
-    p50k_base: () => require('gpt-tokenizer/encoding/p50k_base'),
-    r50k_base: () => require('gpt-tokenizer/encoding/r50k_base'),
-    o200k_harmony: () => require('gpt-tokenizer/encoding/o200k_harmony'),
-  };
-  const patterns = (): SplitPatterns => require('gpt-tokenizer/encodingParams/constants');
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const load = loaders[encoding];
-  if (!load)
+  if (!Object.hasOwn(ENGINES, encoding))
     throw new RangeError(
-      `unknown token encoding "${encoding}"; use one of ${Object.keys(loaders).join(', ')}`,
+      `unknown token encoding "${encoding}"; use one of ${Object.keys(ENGINES).join(', ')}`,
     );
-  const { countTokens, setMergeCacheSize } = load();
-  // The encoding module is shared by the whole process; this only bounds its cache.
-  setMergeCacheSize(MERGE_CACHE_SIZE);
-  const split = patterns();
-  const splits: Record<TokenEncoding, RegExp> = {
-    o200k_base: split.O200K_TOKEN_SPLIT_REGEX,
-    o200k_harmony: split.O200K_TOKEN_SPLIT_REGEX,
-    cl100k_base: split.CL100K_TOKEN_SPLIT_REGEX,
-    p50k_base: split.R50K_TOKEN_SPLIT_REGEX,
-    r50k_base: split.R50K_TOKEN_SPLIT_REGEX,
-  };
-  // User text may contain strings such as "<|endoftext|>": count them as text, never refuse them.
-  const noSpecial = { disallowedSpecial: new Set<string>() };
-  return { countTokens: (text) => countTokens(text, noSpecial), split: splits[encoding] };
+  const engine = ENGINES[encoding];
+  let encoder = encoders.get(engine);
+  if (!encoder) {
+    encoder = get_encoding(engine);
+    encoders.set(engine, encoder);
+  }
+  const shared = encoder;
+  // `encode_ordinary` counts strings such as "<|endoftext|>" in user text as text, never refuses them.
+  return { countTokens: (text) => shared.encode_ordinary(text).length, split: SPLITS[encoding] };
 }
