@@ -1,7 +1,8 @@
 import { Test, type TestingModule } from '@nestjs/testing';
+import { longTurns } from '@agent-memory/test-support/compaction-workers';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import type { LlmClient } from '../core/llm-client.interface';
-import { assistantMessage, userMessage, type Message } from '../core/message';
+import { assistantMessage, userMessage } from '../core/message';
 import type { Summarizer, SummaryInput } from '../compaction/summarizer.interface';
 import { OpenAiCompatibleClient } from '../compaction/openai-compatible.client';
 import { simpleBackend } from '../simple';
@@ -42,17 +43,6 @@ class GatedSummarizer implements Summarizer {
     this.gates.splice(0).forEach((resolve) => resolve());
   }
 }
-
-const longTurns = (n: number): Message[] =>
-  Array.from({ length: n }, (_, i) =>
-    i % 2 === 0
-      ? userMessage(
-          `question ${i}: tell me about the history of the river and its many bridges and mills`,
-        )
-      : assistantMessage(
-          `answer ${i}: the river was crossed by seven bridges, the oldest from the twelfth century`,
-        ),
-  );
 
 describe('CompactionService', () => {
   let moduleRef: TestingModule;
