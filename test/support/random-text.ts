@@ -19,10 +19,14 @@ const MB = 1 << 20;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const EMOJI = Array.from({ length: 80 }, (_, i) => String.fromCodePoint(0x1f600 + i)).join('');
 
-/** A megabyte of text whose pieces never repeat (or, for contrast, one character), by kind. */
+/**
+ * A megabyte of text whose pieces never repeat, or one run of a character (the split pattern's
+ * longest pieces), by kind.
+ */
 export const MEGABYTE_TEXTS: Record<string, () => string> = {
   'random letters': () => randomText(MB, LETTERS),
   'one repeated character': () => 'q'.repeat(MB),
+  spaces: () => ' '.repeat(MB),
   'base64 of random bytes': () => randomBase64(MB),
   'random emoji': () => randomText(MB / 2, EMOJI, 11),
 };

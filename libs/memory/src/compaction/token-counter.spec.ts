@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { get_encoding } from 'tiktoken';
-import { startEventLoopBaseline } from '@agent-memory/test-support/event-loop-baseline';
 import { startScript } from '@agent-memory/test-support/child-script';
 import { supportScriptPath } from '@agent-memory/test-support/paths';
 import { MEGABYTE_TEXTS, randomText } from '@agent-memory/test-support/random-text';
@@ -137,7 +135,7 @@ describe('TokenCounter on long and pathological text', () => {
     }
   });
 
-  it('counts megabyte runs of one character without blocking the event loop', async () => {
+  it('counts megabyte runs of one character', async () => {
     const counter = new TokenCounter();
     const inputs = [
       ' '.repeat(1 << 20),
@@ -147,16 +145,9 @@ describe('TokenCounter on long and pathological text', () => {
       Buffer.alloc(786_432).toString('base64'),
       randomText(256 * 1024, 'abcdefghijklmnopqrstuvwxyz'),
     ];
-    const bare = await startEventLoopBaseline();
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
     const counts: number[] = [];
     for (const text of inputs) counts.push(await counter.countAsync([userMessage(text)]));
-    delay.disable();
-    const bareDelay = await bare.sample();
-    bare.stop();
-    // What counting adds to the wait every process on this shared machine sees.
-    expect(delay.max / 1e6 - bareDelay.maxMs).toBeLessThan(100);
+    // How long a count holds the event loop is measured below, in a process of its own.
     // A space run tokenizes 128 characters to one token, the other runs 8 or 64 to a token.
     const overhead = TOKENS_PER_REPLY + TOKENS_PER_MESSAGE + encode('user').length;
     expect(counts[0]! - overhead).toBe((1 << 20) / 128);
@@ -169,25 +160,26 @@ describe('TokenCounter on long and pathological text', () => {
       '%s: counts in under 1.5 s of CPU, never blocking the event loop',
       async (kind) => {
         // Counted in a process of its own (test/support/token-count.script.ts), so that the test
-        // runner's heap and collections stay out of what is measured. Every process on this
-        // shared machine waits for a CPU now and then: a bare process measures that wait at the
-        // same time, and what counting adds to it must stay in budget.
+        // runner's heap and collections stay out of what is measured.
         const count = startScript<TokenCountResult>(supportScriptPath('token-count.script.ts'), [
           kind,
         ]);
         await count.ready;
-        const bare = await startEventLoopBaseline();
         count.go();
         const result = await count.result;
-        const bareDelay = await bare.sample();
-        bare.stop();
+        console.log(
+          `1 MB of ${kind}: ${result.tokens} tokens, ${result.cpuMs.toFixed(0)} ms CPU, loop held ` +
+            `at most ${result.maxHoldCpuMs.toFixed(1)} ms CPU (wall delay ${result.maxDelayMs.toFixed(1)} ms)`,
+        );
         expect(result.tokens).toBeGreaterThan(MB / 130);
         // CPU time, the least another process's load can skew. Measured: 0.3 to 0.85 s per kind,
         // up to 1 s for random letters while other suites ran; gpt-tokenizer took 2 to 2.3 s on
         // random letters and emoji, and a quadratic piece or a cache that slows down once full
         // (as its unbounded one did: 10 s on base64) costs many times that.
         expect(result.cpuMs).toBeLessThan(1500);
-        expect(result.maxDelayMs - bareDelay.maxMs).toBeLessThan(100);
+        // The longest the count held the loop, in CPU time: waits for a CPU on a busy machine
+        // (which the wall-clock delay, also measured, includes) are not the count's doing.
+        expect(result.maxHoldCpuMs).toBeLessThan(100);
       },
       60_000,
     );
