@@ -19,15 +19,18 @@ export function prefetchFirstView(): Promise<void> {
   const state = parseUrlState(search);
   if (state.session) {
     const path = `/api/sessions/${encodeURIComponent(state.session)}`;
+    // The log first: the server answers it before the session's details, which count tokens.
+    const log =
+      state.view === 'log'
+        ? startEarlyGet(
+            `${path}/transcript`,
+            { after: null, limit: TRANSCRIPT_PAGE_SIZE },
+            token,
+          ).then(showEarlyTranscript)
+        : Promise.resolve();
     void startEarlyGet(path, undefined, token);
     void startEarlyGet('/api/info', undefined, token);
-    return state.view === 'log'
-      ? startEarlyGet(
-          `${path}/transcript`,
-          { after: null, limit: TRANSCRIPT_PAGE_SIZE },
-          token,
-        ).then(showEarlyTranscript)
-      : Promise.resolve();
+    return log;
   }
   const list = startEarlyGet(
     '/api/sessions',
