@@ -6,7 +6,6 @@ import { AppHeader } from '../features/server/components/app-header';
 import { setTokenSource } from '../lib/api-client';
 import { useUrlState } from '../lib/url-state';
 import { createQueryClient } from './query-client';
-import { seedFirstView } from './seed-first-view';
 import { loadedSessionPage, loadSessionPage } from './session-page-loader';
 import { SessionsPage } from './sessions-page';
 
@@ -51,11 +50,7 @@ export function App() {
     setToken(null);
     setNotice(reason);
   }, []);
-  const client = useMemo(() => {
-    const created = createQueryClient(() => signOut(REFUSED));
-    seedFirstView(created);
-    return created;
-  }, [signOut]);
+  const client = useMemo(() => createQueryClient(() => signOut(REFUSED)), [signOut]);
 
   if (!token) {
     return (

@@ -25,15 +25,9 @@ function show(page: HTMLElement): void {
   const root = document.getElementById('root');
   if (!root || root.firstChild) return;
   const app = el('div', 'app');
-  // The header's brand, so that the rows sit where the app's header will put them.
-  const header = el('header', 'app-header');
-  const brand = el('a', 'brand', 'agent-memory ');
-  brand.href = '/';
-  brand.append(el('span', 'brand-sub', 'admin'));
-  header.append(brand);
   const main = el('main', 'app-main');
   main.append(page);
-  app.append(header, main);
+  app.append(main);
   root.append(app);
 }
 

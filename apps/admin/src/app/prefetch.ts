@@ -38,21 +38,5 @@ export function prefetchFirstView(): Promise<void> {
     token,
   );
   void startEarlyGet('/api/info', undefined, token);
-  return list.then((body) => {
-    firstSessionsPage = { search: state.q, body };
-    showEarlySessions(body);
-  });
-}
-
-/** The list's first page as the early call returned it (null before, or when not the list). */
-let firstSessionsPage: { search: string; body: unknown } | null = null;
-
-/**
- * Takes the list's first page fetched before React (once), so that the app's first render shows
- * it instead of a loading state between the early rows and its own.
- */
-export function takeFirstSessionsPage(): { search: string; body: unknown } | null {
-  const page = firstSessionsPage;
-  firstSessionsPage = null;
-  return page;
+  return list.then(showEarlySessions);
 }
