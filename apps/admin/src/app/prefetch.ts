@@ -2,33 +2,41 @@ import { storedToken } from '../features/auth/token-storage';
 import { startEarlyGet } from '../lib/api-client';
 import { firstSessionsPageSize, TRANSCRIPT_PAGE_SIZE } from '../lib/page-sizes';
 import { parseUrlState } from '../lib/url-state';
-import { loadSessionPage } from './session-page-loader';
+import { showEarlySessions, showEarlyTranscript } from './early-view';
 
 /**
  * Starts the first view's API calls before React and the views have loaded (the app's own calls
  * then take these responses): the sessions list's first page, or the open session and the first
  * page of its log; `/api/info` for the header. Nothing without a token (the sign-in shows).
- * The URLs are built from the same page sizes and parameters as the views' fetchers.
+ * The URLs are built from the same page sizes and parameters as the views' fetchers. The first
+ * rows are drawn from these responses as soon as they arrive (`early-view.ts`); the promise
+ * settles then (at once when there is nothing to draw).
  */
-export function prefetchFirstView(): void {
+export function prefetchFirstView(): Promise<void> {
   const search = window.location.search;
   const token = new URLSearchParams(search).get('token') || storedToken();
-  if (!token) return;
+  if (!token) return Promise.resolve();
   const state = parseUrlState(search);
   if (state.session) {
     const path = `/api/sessions/${encodeURIComponent(state.session)}`;
-    startEarlyGet(path, undefined, token);
-    // The session view's code too, so it loads beside the app's.
-    void loadSessionPage();
-    if (state.view === 'log') {
-      startEarlyGet(`${path}/transcript`, { after: null, limit: TRANSCRIPT_PAGE_SIZE }, token);
-    }
-  } else {
-    startEarlyGet(
-      '/api/sessions',
-      { limit: firstSessionsPageSize(state.shown), after: null, search: state.q || undefined },
-      token,
-    );
+    // The log first: the server answers it before the session's details, which count tokens.
+    const log =
+      state.view === 'log'
+        ? startEarlyGet(
+            `${path}/transcript`,
+            { after: null, limit: TRANSCRIPT_PAGE_SIZE },
+            token,
+          ).then(showEarlyTranscript)
+        : Promise.resolve();
+    void startEarlyGet(path, undefined, token);
+    void startEarlyGet('/api/info', undefined, token);
+    return log;
   }
-  startEarlyGet('/api/info', undefined, token);
+  const list = startEarlyGet(
+    '/api/sessions',
+    { limit: firstSessionsPageSize(state.shown), after: null, search: state.q || undefined },
+    token,
+  );
+  void startEarlyGet('/api/info', undefined, token);
+  return list.then(showEarlySessions);
 }

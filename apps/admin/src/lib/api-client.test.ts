@@ -32,6 +32,18 @@ describe('early GETs', () => {
     expect(server.requests.slice(before)).toHaveLength(2);
   });
 
+  it('hands the body to the early view and still to the app, from one request', async () => {
+    const early = startEarlyGet('/api/sessions', { limit: 7, after: null }, 'tok-2');
+    setTokenSource(() => 'tok-2');
+    const before = server.requests.length;
+    expect(await early).toMatchObject({ items: [], limit: '7' });
+    const page = await apiJson<{ limit: string }>('/api/sessions', {
+      query: { limit: 7, after: null },
+    });
+    expect(page.limit).toBe('7');
+    expect(server.requests.slice(before)).toEqual(['GET /api/sessions?limit=7']);
+  });
+
   it('another token asks again', async () => {
     startEarlyGet('/api/info', undefined, 'tok-old');
     setTokenSource(() => 'tok-new');

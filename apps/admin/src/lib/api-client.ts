@@ -71,15 +71,23 @@ const early = new Map<string, { token: string; response: Promise<Response>; star
 /**
  * Starts `GET path?query` now, while the app's code still loads, so that the first view's data is
  * on its way before React mounts. The app's own call for the same URL and token, within a few
- * seconds, takes this response instead of asking again.
+ * seconds, takes this response instead of asking again. Resolves to the parsed body (null when
+ * the call failed), for the first rows drawn before React (`app/early-view.ts`).
  */
-export function startEarlyGet(path: string, query: RequestOptions['query'], token: string): void {
+export function startEarlyGet(
+  path: string,
+  query: RequestOptions['query'],
+  token: string,
+): Promise<unknown> {
   const url = apiUrl(withQuery(path, query));
   const response = fetch(url, {
     headers: { accept: 'application/json', authorization: `Bearer ${token}` },
   });
-  response.catch(() => undefined); // reported to whoever takes it
+  // A copy of the body for the early view: cloned in the first callback on the response, so
+  // before the app's own call can read the body. Errors are reported to whoever takes the response.
+  const body = response.then((res) => (res.ok ? res.clone().json() : null)).catch(() => null);
   early.set(url, { token, response, startedAt: Date.now() });
+  return body;
 }
 
 function takeEarly(url: string, token: string | null): Promise<Response> | null {
