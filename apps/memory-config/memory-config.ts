@@ -1,4 +1,11 @@
-import type { BackendKind } from '@agent-memory/memory';
+import {
+  DEFAULT_COMPACTION_KEEP_RECENT,
+  DEFAULT_COMPACTION_QUEUE,
+  DEFAULT_COMPACTION_SHUTDOWN_GRACE_MS,
+  DEFAULT_COMPACTION_SUBJECT,
+  DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  type BackendKind,
+} from '@agent-memory/memory';
 import { ConfigValidationError } from './config-validation.error';
 import { readRecallConfig, RECALL_ENV_VARS, type RecallConfig } from './recall-config';
 
@@ -180,22 +187,27 @@ export function readMemoryConfig(
       'agent_memory',
       'may hold only letters, digits, "_" and "-"',
     ),
-    compactAtTokens: reader.integer('COMPACT_AT_TOKENS', 150000, 1),
-    compactKeepRecent: reader.integer('COMPACT_KEEP_RECENT', 20, 0),
+    compactAtTokens: reader.integer('COMPACT_AT_TOKENS', DEFAULT_COMPACTION_THRESHOLD_TOKENS, 1),
+    compactKeepRecent: reader.integer('COMPACT_KEEP_RECENT', DEFAULT_COMPACTION_KEEP_RECENT, 0),
     compactionMode,
     compactionSubject: reader.matching(
       'COMPACTION_NATS_SUBJECT',
       NATS_SUBJECT_PATTERN,
-      'agent-memory.compaction.check',
+      DEFAULT_COMPACTION_SUBJECT,
       'must be dot-separated tokens of letters, digits, "_" and "-" (no wildcards)',
     ),
     compactionQueue: reader.matching(
       'COMPACTION_NATS_QUEUE',
       NATS_QUEUE_PATTERN,
-      'agent-memory-compaction',
+      DEFAULT_COMPACTION_QUEUE,
       'may hold only letters, digits, ".", "_" and "-"',
     ),
-    compactionShutdownGraceMs: reader.integer('COMPACTION_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
+    compactionShutdownGraceMs: reader.integer(
+      'COMPACTION_SHUTDOWN_GRACE_MS',
+      DEFAULT_COMPACTION_SHUTDOWN_GRACE_MS,
+      0,
+      600000,
+    ),
     llm:
       llmBaseUrl && llmModel
         ? { baseUrl: llmBaseUrl, apiKey: reader.string('LLM_API_KEY'), model: llmModel }

@@ -1,4 +1,4 @@
-import { storedToken } from '../features/auth/token-storage';
+import { storedToken, takeTokenFromUrl } from '../features/auth/token-storage';
 import { startEarlyGet } from '../lib/api-client';
 import { firstSessionsPageSize, TRANSCRIPT_PAGE_SIZE } from '../lib/page-sizes';
 import { parseUrlState } from '../lib/url-state';
@@ -13,8 +13,10 @@ import { showEarlySessions, showEarlyTranscript } from './early-view';
  * settles then (at once when there is nothing to draw).
  */
 export function prefetchFirstView(): Promise<void> {
+  // The printed URL's token leaves the address bar before anything is drawn (the app then finds
+  // it kept for the tab).
+  const token = takeTokenFromUrl() ?? storedToken();
   const search = window.location.search;
-  const token = new URLSearchParams(search).get('token') || storedToken();
   if (!token) return Promise.resolve();
   const state = parseUrlState(search);
   if (state.session) {
