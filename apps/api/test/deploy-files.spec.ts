@@ -286,9 +286,9 @@ describe('docker/', () => {
       ).toBe(false);
     });
 
-    it('builds on a supported Node LTS (22 or 24), every stage from the same base', () => {
+    it('builds on a supported Node LTS (22 or 24) pinned by digest, every stage from the same base', () => {
       const dockerfile = readFileSync(join(DOCKER_DIR, 'Dockerfile'), 'utf8');
-      expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)[-.\w]*$/m);
+      expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)[-.\w]*@sha256:[0-9a-f]{64}$/m);
       const froms = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
       expect(froms.length).toBeGreaterThanOrEqual(2);
       for (const from of froms) expect(from).toBe('${NODE_IMAGE}');

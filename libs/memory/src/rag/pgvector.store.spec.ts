@@ -77,7 +77,9 @@ describe('PgVectorStore', () => {
     await expect(PgVectorStore.open(dataSource, { dimensions: 4000 })).rejects.toThrow(/2000/);
   });
 
-  it('names the install script when the server has no pgvector', () => {
-    expect(new VectorExtensionMissingError().message).toMatch(/install-pgvector\.sh/);
+  it('says what to install and what to run when the server has no pgvector', () => {
+    const { message } = new VectorExtensionMissingError();
+    expect(message).toMatch(/install pgvector on the server/);
+    expect(message).toMatch(/CREATE EXTENSION vector/);
   });
 });

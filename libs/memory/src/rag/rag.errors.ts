@@ -1,8 +1,5 @@
 import { MemoryError } from '../core/errors';
 
-/** The script that builds and installs pgvector for PostgreSQL 15 on a machine without it. */
-export const INSTALL_PGVECTOR_SCRIPT = '/work/shared/scripts/install-pgvector.sh';
-
 /**
  * A vector's length is not the dimensions of the embedder or store it meets. Raised before
  * anything is written.
@@ -41,9 +38,9 @@ export class VectorExtensionMissingError extends MemoryError {
   readonly code = 'VECTOR_EXTENSION_MISSING';
   constructor(options?: { cause?: unknown }) {
     super(
-      'the PostgreSQL "vector" extension (pgvector) is not installed on the server: install it ' +
-        `(on Debian bookworm with PostgreSQL 15, as root: ${INSTALL_PGVECTOR_SCRIPT}), ` +
-        'or run CREATE EXTENSION vector as a superuser',
+      'the PostgreSQL "vector" extension (pgvector) is not available to this user: install ' +
+        "pgvector on the server for its PostgreSQL version (your distribution's pgvector " +
+        'package, or built from source), then run CREATE EXTENSION vector as a superuser',
       options,
     );
   }
