@@ -32,8 +32,24 @@ import {
   type SessionDocument,
 } from './session-document';
 
-/** A change to a session's document; returning null writes nothing. */
-export type DocumentChange = (doc: SessionDocument) => SessionDocument | null;
+/**
+ * A change to a session's document; returning null writes nothing. `afterUnanswered`: an earlier
+ * run of this change was sent and not answered, and a write on the revision it was based on was
+ * then found stored (that one, or another writer's).
+ */
+export type DocumentChange = (
+  doc: SessionDocument,
+  afterUnanswered?: boolean,
+) => SessionDocument | null;
+
+/** Options of {@link DocumentStore.update}. */
+export interface UpdateOptions extends CallOptions {
+  /**
+   * Applied again to a document that already holds it, the change writes nothing (a save with an
+   * idempotency key): a store may retry it after a write whose outcome it did not learn.
+   */
+  idempotent?: boolean;
+}
 
 export interface DocumentStoreRules {
   /** Drop the messages a snapshot covers when it is saved. */
@@ -74,7 +90,7 @@ export abstract class DocumentStore implements SessionStore {
    */
   protected abstract update(
     change: DocumentChange,
-    opts?: CallOptions,
+    opts?: UpdateOptions,
   ): Promise<SessionDocument | null>;
 
   /** Removes messages, snapshot and metadata: the session is then as if new. */
@@ -101,15 +117,24 @@ export abstract class DocumentStore implements SessionStore {
       return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
     }
     let result: SaveResult = EMPTY_SAVE_RESULT;
-    await this.update((doc) => {
-      // May run more than once (a store retrying a compare-and-swap): the last run is what counts.
-      const outcome = saveToDocument(doc, batch, {
-        capacity: this.rules.capacity,
-        idempotencyKey: key,
-      });
-      result = outcome.result;
-      return outcome.doc;
-    }, opts);
+    const planned: SaveResult[] = [];
+    await this.update(
+      (doc, afterUnanswered) => {
+        // May run more than once (a store retrying a compare-and-swap): the last run is what counts.
+        const outcome = saveToDocument(doc, batch, {
+          capacity: this.rules.capacity,
+          idempotencyKey: key,
+        });
+        result = outcome.result;
+        if (outcome.doc !== null) planned.push(outcome.result);
+        // The key, at the cursors an unanswered run planned: that run was stored, by this call.
+        // (Another call with the same key racing on the same revision would look the same.)
+        else if (afterUnanswered && result.replayed && planned.some((p) => sameCursors(p, result)))
+          result = { ...result, replayed: false };
+        return outcome.doc;
+      },
+      { signal: opts?.signal, idempotent: key !== undefined },
+    );
     return result;
   }
 
@@ -159,4 +184,8 @@ export abstract class DocumentStore implements SessionStore {
   async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
     await this.update((doc) => replaceDocumentRange(doc, from, to, deepFreeze(summary)));
   }
+}
+
+function sameCursors(a: SaveResult, b: SaveResult): boolean {
+  return a.first === b.first && a.last === b.last;
 }
