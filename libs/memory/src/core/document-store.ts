@@ -25,6 +25,7 @@ import {
   documentContext,
   documentEntriesPage,
   documentTail,
+  provesNotStored,
   replaceDocumentRange,
   saveToDocument,
   setDocumentMeta,
@@ -33,14 +34,20 @@ import {
 } from './session-document';
 
 /**
- * A change to a session's document; returning null writes nothing. `afterUnanswered`: an earlier
- * run of this change was sent and not answered, and a write on the revision it was based on was
- * then found stored (that one, or another writer's).
+ * A change to a session's document; returning null writes nothing. `unknownOutcome` is given when
+ * an earlier run of this change was written and not answered, and a write on the revision it was
+ * based on was then found stored (that one, or another writer's).
  */
 export type DocumentChange = (
   doc: SessionDocument,
-  afterUnanswered?: boolean,
+  unknownOutcome?: UnknownOutcome,
 ) => SessionDocument | null;
+
+/** See {@link DocumentChange}. */
+export interface UnknownOutcome {
+  /** What the unanswered write failed with: thrown by a change that cannot tell whether it was stored. */
+  readonly error: unknown;
+}
 
 /** Options of {@link DocumentStore.update}. */
 export interface UpdateOptions extends CallOptions {
@@ -117,20 +124,32 @@ export abstract class DocumentStore implements SessionStore {
       return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
     }
     let result: SaveResult = EMPTY_SAVE_RESULT;
-    const planned: SaveResult[] = [];
+    // The last run that wrote, and what a run found under the key.
+    let planned: SaveResult | null = null;
+    let found: SaveResult | null = null;
     await this.update(
-      (doc, afterUnanswered) => {
+      (doc, unknownOutcome) => {
         // May run more than once (a store retrying a compare-and-swap): the last run is what counts.
         const outcome = saveToDocument(doc, batch, {
           capacity: this.rules.capacity,
           idempotencyKey: key,
         });
-        result = outcome.result;
-        if (outcome.doc !== null) planned.push(outcome.result);
-        // The key, at the cursors an unanswered run planned: that run was stored, by this call.
-        // (Another call with the same key racing on the same revision would look the same.)
-        else if (afterUnanswered && result.replayed && planned.some((p) => sameCursors(p, result)))
-          result = { ...result, replayed: false };
+        if (outcome.doc === null) {
+          found = outcome.result;
+          // The key at the cursors this call's unanswered write planned: that write was stored,
+          // by this call. (Another call with the same key racing on that revision looks the same.)
+          result =
+            unknownOutcome && planned && sameCursors(planned, found)
+              ? { ...found, replayed: false }
+              : found;
+          return null;
+        }
+        // Found before and gone now: the key left the window since, the batch is stored.
+        if (found) return null;
+        if (unknownOutcome && planned && !provesNotStored(doc, planned, batch)) {
+          throw unknownOutcome.error;
+        }
+        planned = result = outcome.result;
         return outcome.doc;
       },
       { signal: opts?.signal, idempotent: key !== undefined },

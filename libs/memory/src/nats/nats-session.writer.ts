@@ -118,12 +118,13 @@ export class NatsSessionWriter {
           // Same revision and message id: stored at most once, however many copies arrive.
           if (await this.send(write)) return settle(live, write.outcomes);
           // A write on that revision was stored, this one or another process's. Only a save with
-          // an idempotency key can tell which (a fresh read holds its key or not); the others,
-          // and those who aborted, get the write's error: their change may or may not be stored.
+          // an idempotency key can tell which, on a fresh read (its key, or what is stored at its
+          // cursors; see provesNotStored); the others, and those who aborted, get the write's
+          // error: their change may or may not be stored.
           inDoubt = null;
           live = live.filter((pending) => {
             if (pending.opts?.idempotent && !pending.opts.signal?.aborted) {
-              pending.unanswered = true;
+              pending.unknownOutcome = { error: write.error };
               return true;
             }
             pending.reject(write.error);
@@ -282,7 +283,7 @@ function planBatch(
     for (const pending of batch) {
       let next: SessionDocument | null;
       try {
-        next = pending.change(current, pending.unanswered);
+        next = pending.change(current, pending.unknownOutcome);
       } catch (error) {
         outcomes.push({ error });
         doubtful = true;

@@ -1,12 +1,12 @@
-import type { DocumentChange, UpdateOptions } from '../core/document-store';
+import type { DocumentChange, UnknownOutcome, UpdateOptions } from '../core/document-store';
 import type { SessionDocument } from '../core/session-document';
 
 /** One caller's change waiting for the next group commit, with how to answer that caller. */
 export interface PendingChange {
   change: DocumentChange;
   opts?: UpdateOptions;
-  /** Part of a write sent and not answered, after which a write on its revision was found stored. */
-  unanswered?: boolean;
+  /** Set once a write of this change went unanswered and a write on its revision was found stored. */
+  unknownOutcome?: UnknownOutcome;
   /** The document right after this caller's change (null: the change wrote nothing). */
   resolve(doc: SessionDocument | null): void;
   reject(error: unknown): void;
