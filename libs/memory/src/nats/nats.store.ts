@@ -77,7 +77,8 @@ export interface NatsMemoryOptions {
  * going away) is retried within `writeBudgetMs`: a write sent but not answered is sent again
  * unchanged (same revision, same message id: stored at most once); if a write on that revision
  * turns out stored, a save with an idempotency key decides on a fresh read whether it was its own
- * (its key is there), and every other change fails with `NatsRequestError`, stored or not.
+ * (its key, or what is stored at its cursors: `provesNotStored`), and every other change, or a
+ * save that cannot tell, fails with `NatsRequestError`, stored or not.
  */
 export class NatsMemory extends DocumentStore {
   /** What this instance last read or wrote: seeds the process's writer of the session. */
