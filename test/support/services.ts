@@ -79,6 +79,15 @@ export interface ThrowawayServer {
   dispose(): Promise<void>;
 }
 
+/**
+ * A server that can also be frozen: `pause()` stops the process (SIGSTOP) with its connections
+ * open, so requests are sent and wait unanswered in its socket; `resume()` lets it read them.
+ */
+export interface PausableServer extends ThrowawayServer {
+  pause(): void;
+  resume(): void;
+}
+
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** Runs a Postgres binary as the `postgres` user when we are root (initdb refuses root). */
@@ -134,7 +143,7 @@ export async function startThrowawayPostgres(
  */
 export async function startThrowawayNats(
   opts: { port?: number; maxPayload?: number } = {},
-): Promise<ThrowawayServer> {
+): Promise<PausableServer> {
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'agent-memory-nats-'));
   const config = join(dir, 'nats.conf');
@@ -148,8 +157,14 @@ export async function startThrowawayNats(
     ].join('\n'),
   );
   let child: ChildProcess | null = null;
-  const server: ThrowawayServer = {
+  const signal = (name: NodeJS.Signals) => {
+    if (!child || child.exitCode !== null) throw new Error('nats-server is not running');
+    child.kill(name);
+  };
+  const server: PausableServer = {
     url: `nats://127.0.0.1:${port}`,
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
     port,
     async start() {
       child = spawn('nats-server', ['-c', config], { stdio: 'ignore' });
@@ -170,6 +185,7 @@ export async function startThrowawayNats(
       await new Promise<void>((resolve) => {
         running.once('exit', () => resolve());
         running.kill('SIGTERM');
+        running.kill('SIGCONT'); // a paused server handles SIGTERM only once it runs again
       });
       await waitForPort(port, false, 15000, 'nats-server');
     },

@@ -50,17 +50,30 @@ async function writeOnce(
   memory: SnapshotStore,
   writer: string,
   turns: number,
+  keyed: boolean,
 ): Promise<TurnWriterResult> {
-  const result: TurnWriterResult = { writer, acknowledged: [], refused: 0, failed: 0, errors: [] };
+  const result: TurnWriterResult = {
+    writer,
+    acknowledged: [],
+    refused: 0,
+    failed: 0,
+    errors: [],
+    failureCodes: [],
+    slowestMs: 0,
+  };
   for (let i = 0; i < turns; i++) {
+    const started = performance.now();
     try {
-      await memory.save(turnOf(writer, i));
+      // One key per turn, as MemoryService.runTurn saves a turn.
+      await memory.save(turnOf(writer, i), keyed ? { idempotencyKey: `w${writer}-t${i}` } : {});
       result.acknowledged.push(i);
     } catch (error) {
       if (error instanceof ConcurrentUpdateError) result.refused++;
       else result.failed++;
+      result.failureCodes.push(error instanceof MemoryError ? error.code : String(error));
       if (result.errors.length < 5) result.errors.push((error as Error).message);
     }
+    result.slowestMs = Math.max(result.slowestMs, Math.round(performance.now() - started));
   }
   return result;
 }
@@ -113,7 +126,7 @@ async function main(): Promise<unknown> {
       case 'writer':
         return await write(memory, args[0]!, Number(args[1]));
       case 'turn-writer':
-        return await writeOnce(memory, args[0]!, Number(args[1]));
+        return await writeOnce(memory, args[0]!, Number(args[1]), args[2] === 'keyed');
       case 'snapshot-racer':
         return await race(memory, Number(args[0]), args[1]!);
       case 'compactor': {

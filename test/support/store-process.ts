@@ -11,8 +11,9 @@ export type StoreProcessRole =
   /** `writer <writer> <turns>`: saves `turns` turns `w<writer>-q<i>`, `w<writer>-a<i>` in order. */
   | 'writer'
   /**
-   * `turn-writer <writer> <turns>`: saves the same turns once each, no retry, and reports which
-   * were acknowledged, refused (`ConcurrentUpdateError`) or failed otherwise (a server going away).
+   * `turn-writer <writer> <turns> [keyed]`: saves the same turns once each, no retry, and reports
+   * which were acknowledged, refused (`ConcurrentUpdateError`) or failed otherwise (a server going
+   * away). With `keyed`, each turn carries its own idempotency key (`w<writer>-t<i>`).
    */
   | 'turn-writer'
   /** `snapshot-racer <upTo> <summary>`: saves a snapshot with `prev` null. */
@@ -36,6 +37,10 @@ export interface TurnWriterResult {
   failed: number;
   /** The first few failure messages, for a test's log. */
   errors: string[];
+  /** The error code (`MemoryError.code`) of every failed or refused save. */
+  failureCodes: string[];
+  /** The longest a save took, resolved or not (ms). */
+  slowestMs: number;
 }
 export interface RacerResult {
   outcome: 'won' | 'lost';

@@ -25,6 +25,7 @@ import {
   documentContext,
   documentEntriesPage,
   documentTail,
+  provesNotStored,
   replaceDocumentRange,
   saveToDocument,
   setDocumentMeta,
@@ -32,8 +33,30 @@ import {
   type SessionDocument,
 } from './session-document';
 
-/** A change to a session's document; returning null writes nothing. */
-export type DocumentChange = (doc: SessionDocument) => SessionDocument | null;
+/**
+ * A change to a session's document; returning null writes nothing. `unknownOutcome` is given when
+ * an earlier run of this change was written and not answered, and a write on the revision it was
+ * based on was then found stored (that one, or another writer's).
+ */
+export type DocumentChange = (
+  doc: SessionDocument,
+  unknownOutcome?: UnknownOutcome,
+) => SessionDocument | null;
+
+/** See {@link DocumentChange}. */
+export interface UnknownOutcome {
+  /** What the unanswered write failed with: thrown by a change that cannot tell whether it was stored. */
+  readonly error: unknown;
+}
+
+/** Options of {@link DocumentStore.update}. */
+export interface UpdateOptions extends CallOptions {
+  /**
+   * Applied again to a document that already holds it, the change writes nothing (a save with an
+   * idempotency key): a store may retry it after a write whose outcome it did not learn.
+   */
+  idempotent?: boolean;
+}
 
 export interface DocumentStoreRules {
   /** Drop the messages a snapshot covers when it is saved. */
@@ -74,7 +97,7 @@ export abstract class DocumentStore implements SessionStore {
    */
   protected abstract update(
     change: DocumentChange,
-    opts?: CallOptions,
+    opts?: UpdateOptions,
   ): Promise<SessionDocument | null>;
 
   /** Removes messages, snapshot and metadata: the session is then as if new. */
@@ -101,15 +124,36 @@ export abstract class DocumentStore implements SessionStore {
       return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
     }
     let result: SaveResult = EMPTY_SAVE_RESULT;
-    await this.update((doc) => {
-      // May run more than once (a store retrying a compare-and-swap): the last run is what counts.
-      const outcome = saveToDocument(doc, batch, {
-        capacity: this.rules.capacity,
-        idempotencyKey: key,
-      });
-      result = outcome.result;
-      return outcome.doc;
-    }, opts);
+    // The last run that wrote, and what a run found under the key.
+    let planned: SaveResult | null = null;
+    let found: SaveResult | null = null;
+    await this.update(
+      (doc, unknownOutcome) => {
+        // May run more than once (a store retrying a compare-and-swap): the last run is what counts.
+        const outcome = saveToDocument(doc, batch, {
+          capacity: this.rules.capacity,
+          idempotencyKey: key,
+        });
+        if (outcome.doc === null) {
+          found = outcome.result;
+          // The key at the cursors this call's unanswered write planned: that write was stored,
+          // by this call. (Another call with the same key racing on that revision looks the same.)
+          result =
+            unknownOutcome && planned && sameCursors(planned, found)
+              ? { ...found, replayed: false }
+              : found;
+          return null;
+        }
+        // Found before and gone now: the key left the window since, the batch is stored.
+        if (found) return null;
+        if (unknownOutcome && planned && !provesNotStored(doc, planned, batch)) {
+          throw unknownOutcome.error;
+        }
+        planned = result = outcome.result;
+        return outcome.doc;
+      },
+      { signal: opts?.signal, idempotent: key !== undefined },
+    );
     return result;
   }
 
@@ -159,4 +203,8 @@ export abstract class DocumentStore implements SessionStore {
   async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
     await this.update((doc) => replaceDocumentRange(doc, from, to, deepFreeze(summary)));
   }
+}
+
+function sameCursors(a: SaveResult, b: SaveResult): boolean {
+  return a.first === b.first && a.last === b.last;
 }

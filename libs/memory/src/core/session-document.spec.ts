@@ -6,6 +6,7 @@ import {
   decodeDocument,
   encodeDocument,
   isPlainLog,
+  provesNotStored,
   saveToDocument,
   setDocumentMeta,
   type SessionDocument,
@@ -68,4 +69,53 @@ describe('session documents and idempotency keys', () => {
   ])('refuses stored keys that are %s as a corrupt session', (_, raw) => {
     expect(() => decodeDocument('s', raw)).toThrow(CorruptSessionError);
   });
+
+  describe('whether a save whose write went unanswered was stored', () => {
+    const turn = [userMessage('question'), userMessage('answer')];
+    /** The document a save of `turn` was planned on, with `keys` keyed saves, and the plan. */
+    function planned(keys: number) {
+      const base = keyed(keys);
+      const plan = saveToDocument(base, turn, { idempotencyKey: 'mine' });
+      return { base, stored: plan.doc!, at: plan.result };
+    }
+    /** `doc` after `count` more keyed saves of `messages` by others. */
+    const othersSave = (doc: SessionDocument, count: number, messages = one) => {
+      for (let i = 0; i < count; i++)
+        doc = saveToDocument(doc, messages, { idempotencyKey: `other${i}` }).doc!;
+      return doc;
+    };
+
+    it('is proved while the remembered keys reach back to its cursors', () => {
+      const { base, at } = planned(IDEMPOTENCY_KEY_WINDOW);
+      // Others saved the same messages from that revision on (so the messages cannot tell); the
+      // window still holds every key from that cursor on.
+      const other = othersSave(base, IDEMPOTENCY_KEY_WINDOW - 1, turn);
+      expect(provesNotStored(other, at, turn)).toBe(true);
+    });
+
+    it('is proved when fewer messages were saved than the save would have made', () => {
+      const { base, at } = planned(IDEMPOTENCY_KEY_WINDOW);
+      expect(provesNotStored(base, at, turn)).toBe(true);
+    });
+
+    it('is proved, after its key would have left the window, by different messages at its cursors', () => {
+      const { base, at } = planned(IDEMPOTENCY_KEY_WINDOW);
+      const other = othersSave(base, 2 * IDEMPOTENCY_KEY_WINDOW);
+      expect(provesNotStored(other, at, turn)).toBe(true);
+    });
+
+    it('is not proved when its own messages are there and its key has left the window', () => {
+      const { stored, at } = planned(IDEMPOTENCY_KEY_WINDOW);
+      const later = othersSave(stored, IDEMPOTENCY_KEY_WINDOW);
+      expect(findKey(later, 'mine')).toBe(false);
+      expect(provesNotStored(later, at, turn)).toBe(false);
+      // Read back from its stored form, as a store loads it: still the same messages.
+      const readBack = decodeDocument('s', JSON.parse(JSON.stringify(encodeDocument(later))));
+      expect(provesNotStored(readBack, at, turn)).toBe(false);
+    });
+  });
 });
+
+function findKey(doc: SessionDocument, key: string): boolean {
+  return (doc.keys ?? []).some((record) => record.key === key);
+}

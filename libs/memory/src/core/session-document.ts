@@ -1,6 +1,7 @@
 import { CorruptSessionError } from './errors';
 import {
   EMPTY_SAVE_RESULT,
+  IDEMPOTENCY_KEY_WINDOW,
   decodeIdempotencyRecords,
   findIdempotencyRecord,
   rememberIdempotencyRecord,
@@ -117,6 +118,35 @@ export function saveToDocument(
   if (key === undefined) return { doc: appended, result };
   const keys = rememberIdempotencyRecord(doc.keys, { key, first: result.first, last: result.last });
   return { doc: { ...appended, keys }, result };
+}
+
+/**
+ * Whether `doc`, which does not hold the key of a save of `messages` planned at cursors
+ * `planned.first`…`planned.last`, proves that this save was not stored (its write went
+ * unanswered and a write on the same revision was stored: this one or another writer's).
+ * Proved when the remembered keys still reach back to `planned.first` (the save's key would be
+ * among them), when fewer messages were ever saved than the save would have made, or when what
+ * is stored at those cursors differs from `messages`. Not proved (false) when the key may have
+ * left the window of {@link IDEMPOTENCY_KEY_WINDOW} keys and identical messages, or none (pruned),
+ * are stored there.
+ */
+export function provesNotStored(
+  doc: SessionDocument,
+  planned: SaveResult,
+  messages: readonly Message[],
+): boolean {
+  const { first, last } = planned;
+  if (first === null || last === null) return false;
+  const keys = doc.keys ?? [];
+  const oldest = keys[0]?.first;
+  if (keys.length < IDEMPOTENCY_KEY_WINDOW || (oldest != null && oldest <= first)) return true;
+  if (doc.saved < last) return true;
+  const at = first - firstCursor(doc);
+  if (at < 0) return false;
+  // Stored messages are read back through the codec: compare ours in that same form.
+  const readBack = (m: readonly Message[]) =>
+    JSON.stringify(decodeMessages(JSON.parse(JSON.stringify(m))));
+  return readBack(doc.messages.slice(at, at + messages.length)) !== readBack(messages);
 }
 
 /**

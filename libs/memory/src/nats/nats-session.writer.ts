@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ErrorCode, headers, type JetStreamClient, type KV, type MsgHdrs } from 'nats';
+import { ErrorCode, NatsError, headers, type JetStreamClient, type KV, type MsgHdrs } from 'nats';
 import { deepFreeze } from '../core/deep-freeze';
 import type { DocumentChange } from '../core/document-store';
 import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
@@ -90,26 +90,52 @@ export class NatsSessionWriter {
   /**
    * Writes one batch with one compare-and-swap and settles every caller in it. The first try
    * applies the batch to what this instance last saw; any doubt (an error of a change, a size over
-   * the limit, a lost race) is decided again on a fresh read.
+   * the limit, a lost race) is decided again on a fresh read. Lost races and requests the cluster
+   * did not answer (a stream leader being elected, a server going away) are retried until
+   * `writeBudgetMs` has passed.
    */
   private async commit(batch: PendingChange[]): Promise<void> {
     const started = performance.now();
+    const budgetLeft = () => performance.now() - started < this.opts.writeBudgetMs;
     let live = batch;
-    const fail = (error: unknown) => {
-      for (const pending of live) pending.reject(error);
-    };
     // The first try is on what this instance last saw; later ones on a fresh read.
     let base: KnownSession | null = this.contended ? null : this.known;
     let tentative = base !== null;
     this.contended = false;
-    for (let lost = 0; ;) {
-      live = live.filter((pending) => {
-        if (!pending.opts?.signal?.aborted) return true;
-        pending.reject(pending.opts.signal.reason ?? new Error('the write was aborted'));
-        return false;
-      });
-      if (live.length === 0) return;
+    // A write sent but not answered: it may still be stored, so it is only ever sent again as it is.
+    let inDoubt = null as UnansweredWrite | null;
+    for (let retries = 0; ;) {
+      // Once a write is in doubt its callers wait for its outcome, even those who abort.
+      if (inDoubt === null) {
+        live = withoutAborted(live);
+        if (live.length === 0) return;
+      }
+      let lostRace: boolean;
+      let failure: unknown;
       try {
+        if (inDoubt !== null) {
+          const write = inDoubt;
+          // Same revision and message id: stored at most once, however many copies arrive.
+          if (await this.send(write)) return settle(live, write.outcomes);
+          // A write on that revision was stored, this one or another process's. Only a save with
+          // an idempotency key can tell which, on a fresh read (its key, or what is stored at its
+          // cursors; see provesNotStored); the others, and those who aborted, get the write's
+          // error: their change may or may not be stored.
+          inDoubt = null;
+          live = live.filter((pending) => {
+            if (pending.opts?.idempotent && !pending.opts.signal?.aborted) {
+              pending.unknownOutcome = { error: write.error };
+              return true;
+            }
+            pending.reject(write.error);
+            return false;
+          });
+          if (live.length === 0) return;
+          base = null;
+          tentative = false;
+          this.contended = true;
+          continue;
+        }
         if (base === null) base = await this.loadSession();
         const limit = await this.limitBytes();
         const plan = planBatch(base.doc, live, base.revision, limit, this.sessionId, !tentative);
@@ -119,34 +145,45 @@ export class NatsSessionWriter {
           continue;
         }
         if (plan.value === null) return settle(live, plan.outcomes);
-        if (await this.tryWrite(base.revision, plan.value, plan.doc)) {
-          this.reportSize(plan.value.length, base.revision, limit);
-          return settle(live, plan.outcomes);
+        const write = { revision: base.revision, value: plan.value, doc: plan.doc, limit };
+        try {
+          if (await this.send(write)) return settle(live, plan.outcomes);
+        } catch (error) {
+          if (mayHaveBeenStored(error)) inDoubt = { ...write, outcomes: plan.outcomes, error };
+          throw error;
         }
         // Another writer changed the key first: tried again below on a fresh read.
+        lostRace = true;
         tellObserver(this.opts.observer, (observer) => observer.casRetry?.('nats', 1));
       } catch (error) {
-        // A read or write no JetStream server took (a stream leader being elected) stored
-        // nothing: retried like a lost race. Anything else, a timeout included (the server may
-        // be gone: fail within the request timeout), fails the batch.
-        if (!noResponders(error) || performance.now() - started >= this.opts.writeBudgetMs) {
-          return fail(error);
-        }
-        tentative = false;
+        if (!isTransient(error) || !budgetLeft()) return reject(live, error);
+        lostRace = false;
+        failure = error;
       }
       base = null;
-      if (tentative) {
+      if (tentative && lostRace) {
         // What this instance saw was stale: not contention yet, reload at once.
         tentative = false;
         continue;
       }
-      lost++;
-      this.contended = true;
-      if (performance.now() - started >= this.opts.writeBudgetMs) {
-        return fail(new ConcurrentUpdateError(this.sessionId, lost));
+      tentative = false;
+      retries++;
+      if (lostRace) this.contended = true;
+      if (!budgetLeft()) {
+        return reject(
+          live,
+          lostRace ? new ConcurrentUpdateError(this.sessionId, retries) : failure,
+        );
       }
-      await backoff(lost);
+      await backoff(retries);
     }
+  }
+
+  /** Sends `write`; false when another write on its revision was stored first (see {@link tryWrite}). */
+  private async send(write: PlannedWrite): Promise<boolean> {
+    if (!(await this.tryWrite(write.revision, write.value, write.doc))) return false;
+    this.reportSize(write.value.length, write.revision, write.limit);
+    return true;
   }
 
   /**
@@ -201,6 +238,21 @@ export class NatsSessionWriter {
   }
 }
 
+/** A compare-and-swap write planned for a batch. */
+interface PlannedWrite {
+  revision: number;
+  value: Uint8Array;
+  doc: SessionDocument;
+  limit: number;
+}
+
+/** A write that was sent and not answered, with what its callers get if it is stored. */
+interface UnansweredWrite extends PlannedWrite {
+  outcomes: BatchPlan['outcomes'];
+  /** What the callers get if its outcome stays unknown. */
+  error: unknown;
+}
+
 /** What one batch does to a document: per caller its document or error, and the value to write. */
 interface BatchPlan {
   outcomes: Array<{ doc: SessionDocument | null } | { error: unknown }>;
@@ -231,7 +283,7 @@ function planBatch(
     for (const pending of batch) {
       let next: SessionDocument | null;
       try {
-        next = pending.change(current);
+        next = pending.change(current, pending.unknownOutcome);
       } catch (error) {
         outcomes.push({ error });
         doubtful = true;
@@ -272,8 +324,43 @@ function backoff(retry: number): Promise<void> {
   return delay(Math.random() * ceiling);
 }
 
-function noResponders(error: unknown): boolean {
-  return error instanceof NatsRequestError && error.natsCode === ErrorCode.NoResponders;
+function reject(batch: readonly PendingChange[], error: unknown): void {
+  for (const pending of batch) pending.reject(error);
+}
+
+/** The callers still waiting; those who aborted are answered with their signal's reason. */
+function withoutAborted(batch: PendingChange[]): PendingChange[] {
+  return batch.filter((pending) => {
+    if (!pending.opts?.signal?.aborted) return true;
+    pending.reject(pending.opts.signal.reason ?? new Error('the write was aborted'));
+    return false;
+  });
+}
+
+/**
+ * Request failures worth another try within the write budget: nobody answered in time (a server
+ * going away, the client reconnecting), no JetStream server took the request, or JetStream said
+ * it is unavailable for now (a stream leader being elected).
+ */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.Timeout,
+  ErrorCode.NoResponders,
+  ErrorCode.Disconnect,
+  ErrorCode.JetStream408RequestTimeout,
+]);
+
+function isTransient(error: unknown): boolean {
+  return error instanceof NatsRequestError && TRANSIENT_CODES.has(error.natsCode ?? '');
+}
+
+/**
+ * Whether a failed write may still be stored: it was sent and no answer came (a timeout, a lost
+ * connection). Not when nobody took it (no responders) or the server answered with an error.
+ */
+function mayHaveBeenStored(error: unknown): boolean {
+  if (!(error instanceof NatsRequestError) || error.natsCode === ErrorCode.NoResponders)
+    return false;
+  return !(error.cause instanceof NatsError && error.cause.api_error !== undefined);
 }
 
 function expectRevisionHeaders(revision: number): MsgHdrs {

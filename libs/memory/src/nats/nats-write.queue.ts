@@ -1,11 +1,12 @@
-import type { DocumentChange } from '../core/document-store';
-import type { CallOptions } from '../core/memory.interface';
+import type { DocumentChange, UnknownOutcome, UpdateOptions } from '../core/document-store';
 import type { SessionDocument } from '../core/session-document';
 
 /** One caller's change waiting for the next group commit, with how to answer that caller. */
 export interface PendingChange {
   change: DocumentChange;
-  opts?: CallOptions;
+  opts?: UpdateOptions;
+  /** Set once a write of this change went unanswered and a write on its revision was found stored. */
+  unknownOutcome?: UnknownOutcome;
   /** The document right after this caller's change (null: the change wrote nothing). */
   resolve(doc: SessionDocument | null): void;
   reject(error: unknown): void;
@@ -30,7 +31,7 @@ export class WriteQueue {
   ) {}
 
   /** Queues `change`; resolves with the document right after it once its batch is written. */
-  change(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
+  change(change: DocumentChange, opts?: UpdateOptions): Promise<SessionDocument | null> {
     return new Promise((resolve, reject) => {
       const pending: PendingChange = { change, opts, resolve, reject };
       const last = this.items[this.items.length - 1];

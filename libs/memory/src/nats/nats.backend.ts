@@ -28,6 +28,11 @@ interface NatsBackendCommonOptions {
   summarization?: SummarizationOptions;
   /** Wait for one KV request (and for `check()`), in milliseconds. Default {@link DEFAULT_NATS_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /**
+   * How long one write keeps retrying lost races and requests the cluster did not answer, in
+   * milliseconds (see `NatsMemoryOptions.writeBudgetMs`). Default `DEFAULT_WRITE_BUDGET_MS`.
+   */
+  writeBudgetMs?: number;
   /** Clock for snapshot times; tests inject one. */
   now?: () => Date;
   /** Told about compare-and-swap retries and each written session's size, for metrics. */
@@ -137,6 +142,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       pruneCompacted: options.pruneCompacted,
       summarization: options.summarization,
       maxValueSize,
+      writeBudgetMs: options.writeBudgetMs,
       now: options.now,
       observer: options.observer,
     });

@@ -1,5 +1,5 @@
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { texts } from '@agent-memory/conformance';
+import { texts, type BackendSpec } from '@agent-memory/conformance';
 import { startScript, runTogether } from '@agent-memory/test-support/child-script';
 import {
   startThrowawayNatsCluster,
@@ -12,8 +12,12 @@ import {
 } from '@agent-memory/test-support/store-process';
 import { checkTurnLog } from '@agent-memory/test-support/turn-log';
 
-const WRITERS = 4;
+/** Processes saving each turn with its own idempotency key, as `MemoryService.runTurn` does. */
+const KEYED_WRITERS = 4;
+/** One more process saving without keys: a save it is not answered may or may not be stored. */
+const PLAIN_WRITER = String(KEYED_WRITERS);
 const TURNS = 150;
+const ALL_MESSAGES = (KEYED_WRITERS + 1) * TURNS * 2;
 let cluster: ThrowawayNatsCluster;
 let backend: NatsBackend;
 
@@ -63,51 +67,65 @@ describe('NatsMemory on a three-node JetStream cluster', () => {
     expect(status.bucket).toBe('cluster_sessions');
 
     const session = 'cluster-turns';
-    const runs = Array.from({ length: WRITERS }, (_, w) =>
+    const store: BackendSpec = {
+      kind: 'nats',
+      servers: cluster.urls,
+      bucket: backend.bucket,
+      timeoutMs: 2000,
+    };
+    const runs = Array.from({ length: KEYED_WRITERS + 1 }, (_, w) =>
       startScript<TurnWriterResult>(
         STORE_PROCESS_SCRIPT,
         storeProcessArgs(
           'turn-writer',
-          { kind: 'nats', servers: cluster.urls, bucket: backend.bucket, timeoutMs: 2000 },
+          store,
           session,
           w,
           TURNS,
+          String(w) === PLAIN_WRITER ? 'plain' : 'keyed',
         ),
       ),
     );
     const finished = runTogether(runs);
 
-    await untilStored(session, (WRITERS * TURNS * 2) / 5);
+    await untilStored(session, ALL_MESSAGES / 5);
     const leaderName = stream.cluster?.leader;
     const leader = cluster.nodes.find((n) => n.name === leaderName) ?? cluster.nodes[0]!;
     const storedAtStop = (await backend.inspect(session))!.messages;
     await leader.stop();
-    await untilStored(session, storedAtStop + (WRITERS * TURNS * 2) / 5);
+    await untilStored(session, storedAtStop + ALL_MESSAGES / 5);
     await leader.start();
     const results = await finished;
 
+    const keyed = results.filter((r) => r.writer !== PLAIN_WRITER);
+    const plain = results.find((r) => r.writer === PLAIN_WRITER)!;
     const acknowledged = new Map(results.map((r) => [r.writer, r.acknowledged]));
     const ackedTurns = results.reduce((sum, r) => sum + r.acknowledged.length, 0);
-    const failed = results.reduce((sum, r) => sum + r.failed, 0);
-    const refused = results.reduce((sum, r) => sum + r.refused, 0);
+    const keyedFailed = keyed.reduce((sum, r) => sum + r.failed + r.refused, 0);
     const log = texts(await (await backend.open(session)).retrieve());
     const report = checkTurnLog(log, acknowledged);
+    const describe = (r: TurnWriterResult) =>
+      `${r.failed + r.refused} failed (${r.errors.slice(0, 2).join(' | ') || 'none'})`;
     console.info(
-      `3-node cluster, ${WRITERS} processes x ${TURNS} turns, node ${leader.name} (stream leader) stopped ` +
-        `at ${storedAtStop} messages and restarted: acknowledged ${ackedTurns}, failed ${failed} ` +
-        `(${
-          results
-            .flatMap((r) => r.errors)
-            .slice(0, 2)
-            .join(' | ') || 'none'
-        }), refused ${refused}, ` +
-        `present ${report.present}, lost ${report.lost}, duplicated ${report.duplicated}, ` +
-        `split ${report.split}, writers out of order ${report.outOfOrder}`,
+      `3-node cluster, ${KEYED_WRITERS} keyed processes + 1 plain x ${TURNS} turns, node ` +
+        `${leader.name} (stream leader) stopped at ${storedAtStop} messages and restarted: ` +
+        `keyed ${keyed.reduce((sum, r) => sum + r.acknowledged.length, 0)} acknowledged, ` +
+        `${keyed.map(describe).join(', ')}; plain ${plain.acknowledged.length} acknowledged, ` +
+        `${describe(plain)}; present ${report.present}, lost ${report.lost}, duplicated ` +
+        `${report.duplicated}, split ${report.split}, writers out of order ${report.outOfOrder}; ` +
+        `slowest save ${Math.max(...results.map((r) => r.slowestMs))} ms`,
     );
     expect(report).toMatchObject({ lost: 0, duplicated: 0, split: 0, outOfOrder: 0 });
-    expect(refused).toBe(0);
+    // Keyed saves: every one acknowledged, so every turn present once.
+    expect(keyedFailed).toBe(0);
+    for (const r of keyed) expect(r.acknowledged).toHaveLength(TURNS);
+    // A plain save is acknowledged, or fails as unavailable (stored or not, never twice).
+    expect(plain.refused).toBe(0);
+    expect(new Set(plain.failureCodes)).toEqual(
+      new Set(plain.failed > 0 ? ['BACKEND_UNAVAILABLE'] : []),
+    );
     expect(report.present).toBeGreaterThanOrEqual(ackedTurns);
-    expect(ackedTurns).toBeGreaterThan(0);
+    expect(report.present).toBeLessThanOrEqual(ackedTurns + plain.failed);
     expect(log).toHaveLength(report.present * 2);
 
     // The restarted node serves the same session once it has caught up.

@@ -1,7 +1,7 @@
 import type { KV } from 'nats';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
-import { DocumentStore, type DocumentChange } from '../core/document-store';
+import { DocumentStore, type DocumentChange, type UpdateOptions } from '../core/document-store';
 import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
@@ -36,9 +36,12 @@ export interface NatsMemoryOptions {
    */
   maxValueSize?: number | null;
   /**
-   * How long one write keeps retrying compare-and-swap races lost to other processes before it
-   * gives up with `ConcurrentUpdateError` (storing nothing), in milliseconds. Retries wait a random
-   * time (full jitter) that grows with each lost race. Default {@link DEFAULT_WRITE_BUDGET_MS}.
+   * How long one write keeps retrying, in milliseconds: compare-and-swap races lost to other
+   * processes (then `ConcurrentUpdateError`, nothing stored) and requests the server did not answer
+   * (then `NatsRequestError`). A write sent but not answered is only sent again unchanged, so it is
+   * stored at most once. Retries wait a random time (full jitter) that grows with each retry. A
+   * write answers within about this budget plus one request timeout. Default
+   * {@link DEFAULT_WRITE_BUDGET_MS}.
    */
   writeBudgetMs?: number;
   /** Clock for snapshot times (`updatedAt` is the KV entry's server time). */
@@ -69,9 +72,13 @@ export interface NatsMemoryOptions {
  * it too large, and nothing of that change is sent.
  *
  * A value that does not decode raises `CorruptSessionError`; writes never overwrite it, only
- * {@link clear} (which purges the key) does. Failures of the connection or server surface as
- * `NatsRequestError` within the KV handle's timeout. A write that times out while the server is
- * unreachable is ambiguous: the client may deliver it once it reconnects.
+ * {@link clear} (which purges the key) does. Reads fail with `NatsRequestError` within the KV
+ * handle's timeout. A write the server did not answer (a stream leader being elected, a server
+ * going away) is retried within `writeBudgetMs`: a write sent but not answered is sent again
+ * unchanged (same revision, same message id: stored at most once); if a write on that revision
+ * turns out stored, a save with an idempotency key decides on a fresh read whether it was its own
+ * (its key, or what is stored at its cursors: `provesNotStored`), and every other change, or a
+ * save that cannot tell, fails with `NatsRequestError`, stored or not.
  */
 export class NatsMemory extends DocumentStore {
   /** What this instance last read or wrote: seeds the process's writer of the session. */
@@ -146,7 +153,7 @@ export class NatsMemory extends DocumentStore {
    * on a fresh read.
    * @returns the document right after this change, or null when it wrote nothing.
    */
-  protected update(change: DocumentChange, opts?: CallOptions): Promise<SessionDocument | null> {
+  protected update(change: DocumentChange, opts?: UpdateOptions): Promise<SessionDocument | null> {
     return this.withWriter((writer) => writer.change(change, opts));
   }
 
