@@ -2,6 +2,7 @@ import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import type { Message } from '../core/message';
 import { countableChunks } from './token-chunks';
 import { TokenPieceCache } from './token-piece-cache';
+import { TwoGenerationCache } from './two-generation-cache';
 import { CL100K_SPLIT, O200K_SPLIT, R50K_SPLIT } from './token-split-patterns';
 
 /**
@@ -39,13 +40,13 @@ export interface AsyncCountOptions {
 }
 
 /**
- * The text cache holds at most this many characters in all (it keeps the strings alive) and this
- * many texts. Short texts are cached too: a tokenizer call costs about 5 µs before any text, so a
+ * Each of the text cache's two generations (see `two-generation-cache.ts`) holds at most this many
+ * characters (it keeps the strings alive) and this many texts. Short texts are cached too: a tokenizer call costs about 5 µs before any text, so a
  * store that decodes fresh messages on every read re-counts 10,000 chat messages in about 10 ms
  * from the cache against about 55 ms without it.
  */
-const MAX_CACHED_CHARS = 32 * 1024 * 1024;
-const MAX_CACHED_TEXTS = 200_000;
+const MAX_GENERATION_CHARS = 16 * 1024 * 1024;
+const MAX_GENERATION_TEXTS = 100_000;
 /** Roles are a closed set; the bound only guards against a store handing out odd ones. */
 const MAX_CACHED_ROLES = 16;
 /** The async counts give the event loop a turn after this much counting. */
@@ -88,9 +89,8 @@ export class TokenCounter {
   private readonly pieces: TokenPieceCache;
   private readonly split: RegExp;
   private readonly byMessage = new WeakMap<Message, number>();
-  private readonly byText = new Map<string, number>();
+  private readonly byText = new TwoGenerationCache(MAX_GENERATION_TEXTS, MAX_GENERATION_CHARS);
   private readonly byRole = new Map<string, number>();
-  private cachedChars = 0;
 
   constructor(opts: TokenCounterOptions = {}) {
     this.encoding = opts.encoding ?? 'o200k_base';
@@ -144,11 +144,11 @@ export class TokenCounter {
 
   /** Tokens of plain text in this counter's encoding. */
   countText(text: string): number {
-    const cached = this.cachedText(text);
+    const cached = this.byText.get(text);
     if (cached !== undefined) return cached;
     let tokens = 0;
     for (const chunk of countableChunks(text, this.split)) tokens += this.pieces.count(chunk);
-    this.cacheText(text, tokens);
+    this.byText.set(text, tokens);
     return tokens;
   }
 
@@ -163,33 +163,15 @@ export class TokenCounter {
   }
 
   private async countTextAsync(text: string, clock: YieldClock): Promise<number> {
-    const cached = this.cachedText(text);
+    const cached = this.byText.get(text);
     if (cached !== undefined) return cached;
     let tokens = 0;
     for (const chunk of countableChunks(text, this.split)) {
       await clock.maybeYield();
       tokens += this.pieces.count(chunk);
     }
-    this.cacheText(text, tokens);
-    return tokens;
-  }
-
-  private cachedText(text: string): number | undefined {
-    return this.byText.get(text);
-  }
-
-  private cacheText(text: string, tokens: number): void {
-    if (text.length > MAX_CACHED_CHARS) return;
-    while (
-      (this.cachedChars + text.length > MAX_CACHED_CHARS || this.byText.size >= MAX_CACHED_TEXTS) &&
-      this.byText.size > 0
-    ) {
-      const oldest = this.byText.keys().next().value!;
-      this.byText.delete(oldest);
-      this.cachedChars -= oldest.length;
-    }
     this.byText.set(text, tokens);
-    this.cachedChars += text.length;
+    return tokens;
   }
 }
 

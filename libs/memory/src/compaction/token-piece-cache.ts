@@ -1,8 +1,10 @@
 import type { Tiktoken } from 'tiktoken';
 import { MAX_PIECE_CHARS } from './token-chunks';
+import { TwoGenerationCache } from './two-generation-cache';
 
 /**
- * Each of the cache's two generations holds at most this many strings and characters. BPE counts
+ * Each of the cache's two generations (see `two-generation-cache.ts`) holds at most this many
+ * strings and characters. BPE counts
  * a piece on its own bytes, so a piece's count never depends on the text around it: prose repeats
  * a few thousand pieces ("the", " of", ",\n"), a run of one character the same slice thousands of
  * times.
@@ -39,10 +41,7 @@ const TOKEN_ID_LIMIT = 1 << 18;
  * Text whose pieces never repeat (random letters, base64, emoji) gains nothing and loses little.
  */
 export class TokenPieceCache {
-  /** Counts remembered lately, and those of the generation before (see {@link remember}). */
-  private recent = new Map<string, number>();
-  private older = new Map<string, number>();
-  private recentChars = 0;
+  private readonly counts = new TwoGenerationCache(MAX_GENERATION_PIECES, MAX_GENERATION_CHARS);
   /** Chunks and slices still to count without the cache (see {@link MAX_PIECES_COUNTED_ALONE}). */
   private coldChunks = 0;
   private coldSlices = 0;
@@ -71,13 +70,12 @@ export class TokenPieceCache {
     let total = 0;
     let unseen: string[] | undefined;
     for (const piece of pieces) {
-      const tokens = this.cached(piece);
+      const tokens = this.counts.get(piece);
       if (tokens !== undefined) total += tokens;
-      else (unseen ??= []).push(piece);
-    }
-    if (unseen && unseen.length > MAX_PIECES_COUNTED_ALONE) {
-      this.coldChunks = CHUNKS_SKIPPED_WHEN_COLD;
-      return this.countAndShareOut(chunk, pieces);
+      else if ((unseen ??= []).push(piece) > MAX_PIECES_COUNTED_ALONE) {
+        this.coldChunks = CHUNKS_SKIPPED_WHEN_COLD;
+        return this.countAndShareOut(chunk, pieces);
+      }
     }
     for (const piece of unseen ?? []) total += this.countAlone(piece);
     return total;
@@ -89,7 +87,7 @@ export class TokenPieceCache {
       this.coldSlices--;
       return this.encoder.encode_ordinary(slice).length;
     }
-    const tokens = this.cached(slice);
+    const tokens = this.counts.get(slice);
     if (tokens !== undefined) return tokens;
     this.coldSlices = CHUNKS_SKIPPED_WHEN_COLD;
     return this.countAlone(slice);
@@ -100,7 +98,7 @@ export class TokenPieceCache {
    * `encode_ordinary` counts strings such as "<|endoftext|>" in user text as text, never refuses them.
    */
   private countAlone(text: string): number {
-    let tokens = this.cached(text);
+    let tokens = this.counts.get(text);
     if (tokens === undefined) {
       tokens = this.encoder.encode_ordinary(text).length;
       this.remember(text, tokens);
@@ -137,32 +135,8 @@ export class TokenPieceCache {
     return bytes;
   }
 
-  private cached(text: string): number | undefined {
-    const tokens = this.recent.get(text);
-    if (tokens !== undefined) return tokens;
-    const old = this.older.get(text);
-    if (old !== undefined) this.remember(text, old);
-    return old;
-  }
-
-  /**
-   * Remembers in the recent generation; a full one becomes the older and the older is dropped
-   * whole, so what is still in use survives (it is copied back on its next hit) at a constant cost
-   * per entry. (Deleting a `Map`'s oldest entries one by one makes `keys().next()` walk the
-   * deleted ones: a cache churned by random text slowed down tenfold.)
-   */
   private remember(text: string, tokens: number): void {
-    if (text.length > MAX_PIECE_CHARS || this.recent.has(text)) return;
-    if (
-      this.recent.size >= MAX_GENERATION_PIECES ||
-      this.recentChars + text.length > MAX_GENERATION_CHARS
-    ) {
-      this.older = this.recent;
-      this.recent = new Map();
-      this.recentChars = 0;
-    }
-    this.recent.set(detached(text), tokens);
-    this.recentChars += text.length;
+    if (text.length <= MAX_PIECE_CHARS) this.counts.set(detached(text), tokens);
   }
 }
 
