@@ -15,18 +15,20 @@ export function randomBase64(length: number, seed = 5): string {
   return bytes.toString('base64').slice(0, length);
 }
 
-const MB = 1 << 20;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const EMOJI = Array.from({ length: 80 }, (_, i) => String.fromCodePoint(0x1f600 + i)).join('');
+/** Twenty common Chinese characters, three UTF-8 bytes each. */
+const CJK = '的一是不了人我在有他这为之大来以个中上们';
 
 /**
- * A megabyte of text whose pieces never repeat, or one run of a character (the split pattern's
- * longest pieces), by kind.
+ * Texts of about `bytes` UTF-8 bytes (the size a request body gives a message) whose pieces never
+ * repeat, or that are one run of a character (the split pattern's longest pieces), by kind.
  */
-export const MEGABYTE_TEXTS: Record<string, () => string> = {
-  'random letters': () => randomText(MB, LETTERS),
-  'one repeated character': () => 'q'.repeat(MB),
-  spaces: () => ' '.repeat(MB),
-  'base64 of random bytes': () => randomBase64(MB),
-  'random emoji': () => randomText(MB / 2, EMOJI, 11),
+export const PATHOLOGICAL_TEXTS: Record<string, (bytes: number) => string> = {
+  'random letters': (bytes) => randomText(bytes, LETTERS),
+  'one repeated character': (bytes) => 'q'.repeat(bytes),
+  spaces: (bytes) => ' '.repeat(bytes),
+  'base64 of random bytes': (bytes) => randomBase64(bytes),
+  'random emoji': (bytes) => randomText(Math.floor(bytes / 4), EMOJI, 11),
+  'CJK without punctuation': (bytes) => randomText(Math.floor(bytes / 3), CJK, 13),
 };

@@ -1,6 +1,6 @@
 /**
- * Counts one megabyte text (a kind of `MEGABYTE_TEXTS`) with `TokenCounter.countAsync` in a
- * process of its own, so that what it measures is the count alone (a test runner's own heap and
+ * Counts a text of a kind of `PATHOLOGICAL_TEXTS`, of the given size in UTF-8 bytes (by default
+ * 4 MB, the admin API's body limit), with `TokenCounter.countAsync` in a process of its own, so that what it measures is the count alone (a test runner's own heap and
  * garbage collection stay out): the CPU time it took, the longest event-loop delay meanwhile, and
  * the longest the count held the loop in CPU time. A ticker notes the process's CPU time each
  * time the loop is free; the most spent between two ticks is the longest synchronous stretch.
@@ -10,10 +10,12 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { TokenCounter, userMessage } from '@agent-memory/memory';
 import { readyAndWaitForGo } from './child-script';
-import { MEGABYTE_TEXTS } from './random-text';
+import { PATHOLOGICAL_TEXTS } from './random-text';
 
 export interface TokenCountResult {
   tokens: number;
+  /** UTF-8 bytes of the text counted. */
+  bytes: number;
   cpuMs: number;
   /** Longest event-loop delay (wall clock), waits for a CPU included. */
   maxDelayMs: number;
@@ -43,10 +45,10 @@ function watchLoopHolds(): () => number {
   };
 }
 
-async function main(kind: string): Promise<void> {
-  const make = MEGABYTE_TEXTS[kind];
+async function main(kind: string, bytes: number): Promise<void> {
+  const make = PATHOLOGICAL_TEXTS[kind];
   if (!make) throw new Error(`unknown text kind "${kind}"`);
-  const text = make();
+  const text = make(bytes);
   const counter = new TokenCounter(); // loading the encoding is not part of counting
   await readyAndWaitForGo();
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -59,6 +61,7 @@ async function main(kind: string): Promise<void> {
   delay.disable();
   const result: TokenCountResult = {
     tokens,
+    bytes: Buffer.byteLength(text),
     cpuMs: cpuMsOf(used),
     maxDelayMs: delay.max / 1e6,
     maxHoldCpuMs,
@@ -66,7 +69,7 @@ async function main(kind: string): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-main(process.argv[2] ?? '').catch((error: unknown) => {
+main(process.argv[2] ?? '', Number(process.argv[3] ?? 4 * 1024 * 1024)).catch((error: unknown) => {
   process.stderr.write(`${String(error)}\n`);
   process.exit(1);
 });

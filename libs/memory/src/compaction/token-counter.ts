@@ -1,6 +1,8 @@
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import type { Message } from '../core/message';
 import { countableChunks } from './token-chunks';
+import { TokenPieceCache } from './token-piece-cache';
+import { TwoGenerationCache } from './two-generation-cache';
 import { CL100K_SPLIT, O200K_SPLIT, R50K_SPLIT } from './token-split-patterns';
 
 /**
@@ -37,16 +39,14 @@ export interface AsyncCountOptions {
   signal?: AbortSignal;
 }
 
-type CountTokens = (text: string) => number;
-
 /**
- * The text cache holds at most this many characters in all (it keeps the strings alive) and this
- * many texts. Short texts are cached too: a tokenizer call costs about 5 µs before any text, so a
+ * Each of the text cache's two generations (see `two-generation-cache.ts`) holds at most this many
+ * characters (it keeps the strings alive) and this many texts. Short texts are cached too: a tokenizer call costs about 5 µs before any text, so a
  * store that decodes fresh messages on every read re-counts 10,000 chat messages in about 10 ms
  * from the cache against about 55 ms without it.
  */
-const MAX_CACHED_CHARS = 32 * 1024 * 1024;
-const MAX_CACHED_TEXTS = 200_000;
+const MAX_GENERATION_CHARS = 16 * 1024 * 1024;
+const MAX_GENERATION_TEXTS = 100_000;
 /** Roles are a closed set; the bound only guards against a store handing out odd ones. */
 const MAX_CACHED_ROLES = 16;
 /** The async counts give the event loop a turn after this much counting. */
@@ -64,10 +64,15 @@ interface MessageCost {
  * Time is linear in the text's length on any input: texts are cut into bounded pieces before the
  * tokenizer (see `token-chunks.ts`; ordinary text counts exactly as a whole-text count does, a run
  * of one character longer than 128 characters may count up to about one token more per 128
- * characters). The tokenizer is `tiktoken`'s WebAssembly build of OpenAI's own, about 0.4 s of CPU
- * per megabyte of prose and under 1 s per megabyte of text whose pieces never repeat (random
- * letters, base64): {@link count} runs in one go; {@link countAsync} gives the event loop a turn
- * every 5 ms, between tokenizer calls of at most about 1 KB each, for contexts that may be large.
+ * characters). The tokenizer is `tiktoken`'s WebAssembly build of OpenAI's own, which costs 0.2 to
+ * 0.45 µs a character on anything; the counter remembers the counts of pieces and slices it has
+ * seen (`token-piece-cache.ts`), so text whose pieces repeat costs less: 4 MB (the admin API's
+ * body limit) of a run of one character or of spaces takes about 0.1 to 0.2 s of CPU, prose about
+ * 0.25 s per megabyte once its words are known, and text whose pieces never repeat what the
+ * tokenizer costs (random emoji or CJK about 1.4 s, random letters about 3 s, base64 of random
+ * bytes up to 4.5 s on a loaded machine). {@link count} runs in one go; {@link countAsync} gives
+ * the event loop a turn every 5 ms, between tokenizer calls of at most about 1 KB each, for
+ * contexts that may be large.
  *
  * The first counter of an encoding in a process loads it, which blocks for about 0.5 s (building
  * its 200,000 ranks inside WebAssembly memory, off the JavaScript heap, so garbage collection never
@@ -81,17 +86,16 @@ interface MessageCost {
  */
 export class TokenCounter {
   readonly encoding: TokenEncoding;
-  private readonly countTokens: CountTokens;
+  private readonly pieces: TokenPieceCache;
   private readonly split: RegExp;
   private readonly byMessage = new WeakMap<Message, number>();
-  private readonly byText = new Map<string, number>();
+  private readonly byText = new TwoGenerationCache(MAX_GENERATION_TEXTS, MAX_GENERATION_CHARS);
   private readonly byRole = new Map<string, number>();
-  private cachedChars = 0;
 
   constructor(opts: TokenCounterOptions = {}) {
     this.encoding = opts.encoding ?? 'o200k_base';
     const loaded = loadEncoding(this.encoding);
-    this.countTokens = loaded.countTokens;
+    this.pieces = new TokenPieceCache(loaded.encoder, loaded.split);
     this.split = loaded.split;
   }
 
@@ -140,11 +144,11 @@ export class TokenCounter {
 
   /** Tokens of plain text in this counter's encoding. */
   countText(text: string): number {
-    const cached = this.cachedText(text);
+    const cached = this.byText.get(text);
     if (cached !== undefined) return cached;
     let tokens = 0;
-    for (const chunk of countableChunks(text, this.split)) tokens += this.countTokens(chunk);
-    this.cacheText(text, tokens);
+    for (const chunk of countableChunks(text, this.split)) tokens += this.pieces.count(chunk);
+    this.byText.set(text, tokens);
     return tokens;
   }
 
@@ -152,40 +156,22 @@ export class TokenCounter {
   private countRole(role: string): number {
     let tokens = this.byRole.get(role);
     if (tokens === undefined) {
-      tokens = this.countTokens(role);
+      tokens = this.pieces.count(role);
       if (this.byRole.size < MAX_CACHED_ROLES) this.byRole.set(role, tokens);
     }
     return tokens;
   }
 
   private async countTextAsync(text: string, clock: YieldClock): Promise<number> {
-    const cached = this.cachedText(text);
+    const cached = this.byText.get(text);
     if (cached !== undefined) return cached;
     let tokens = 0;
     for (const chunk of countableChunks(text, this.split)) {
       await clock.maybeYield();
-      tokens += this.countTokens(chunk);
-    }
-    this.cacheText(text, tokens);
-    return tokens;
-  }
-
-  private cachedText(text: string): number | undefined {
-    return this.byText.get(text);
-  }
-
-  private cacheText(text: string, tokens: number): void {
-    if (text.length > MAX_CACHED_CHARS) return;
-    while (
-      (this.cachedChars + text.length > MAX_CACHED_CHARS || this.byText.size >= MAX_CACHED_TEXTS) &&
-      this.byText.size > 0
-    ) {
-      const oldest = this.byText.keys().next().value!;
-      this.byText.delete(oldest);
-      this.cachedChars -= oldest.length;
+      tokens += this.pieces.count(chunk);
     }
     this.byText.set(text, tokens);
-    this.cachedChars += text.length;
+    return tokens;
   }
 }
 
@@ -244,7 +230,7 @@ const ENGINES: Record<TokenEncoding, TiktokenEncoding> = {
 /** One encoder per encoding for the whole process, loaded by the first counter that needs it. */
 const encoders = new Map<TiktokenEncoding, Tiktoken>();
 
-function loadEncoding(encoding: TokenEncoding): { countTokens: CountTokens; split: RegExp } {
+function loadEncoding(encoding: TokenEncoding): { encoder: Tiktoken; split: RegExp } {
   if (!Object.hasOwn(ENGINES, encoding))
     throw new RangeError(
       `unknown token encoding "${encoding}"; use one of ${Object.keys(ENGINES).join(', ')}`,
@@ -255,7 +241,5 @@ function loadEncoding(encoding: TokenEncoding): { countTokens: CountTokens; spli
     encoder = get_encoding(engine);
     encoders.set(engine, encoder);
   }
-  const shared = encoder;
-  // `encode_ordinary` counts strings such as "<|endoftext|>" in user text as text, never refuses them.
-  return { countTokens: (text) => shared.encode_ordinary(text).length, split: SPLITS[encoding] };
+  return { encoder, split: SPLITS[encoding] };
 }
