@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineEarlyScript, inlineStylesheets } from './vite.inline.mjs';
 import { precompress, preloadDynamicEntries } from './vite.precompress.mjs';
 
 /**
@@ -12,7 +13,13 @@ const apiUrl = process.env.ADMIN_API_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), preloadDynamicEntries(['src/app/boot.tsx']), precompress()],
+  plugins: [
+    react(),
+    inlineEarlyScript('/src/early-load.ts'),
+    inlineStylesheets(),
+    preloadDynamicEntries(['src/app/boot.tsx']),
+    precompress(),
+  ],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     proxy: {
