@@ -7,4 +7,4 @@
 import { prefetchFirstView } from './app/prefetch';
 import { earlyLoad } from './lib/early-load';
 
-earlyLoad().firstRows = prefetchFirstView();
+Object.assign(earlyLoad(), prefetchFirstView());

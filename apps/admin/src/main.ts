@@ -13,10 +13,13 @@ const EARLY_VIEW_WAIT_MS = 500;
 
 // Run first, on a new browser profile React and the app hold the main thread (compiling 200 KB)
 // while the data already waits to be shown.
+const early = earlyLoad();
 void Promise.race([
-  earlyLoad().firstRows,
+  early.firstRows,
   new Promise((resolve) => setTimeout(resolve, EARLY_VIEW_WAIT_MS)),
 ]).then(() => {
+  // The app's own calls would otherwise ask for what the early script has not asked for yet.
+  early.startRest();
   if (parseUrlState(window.location.search).session) void loadSessionPage();
   void import('./app/boot');
 });

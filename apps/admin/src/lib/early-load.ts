@@ -18,6 +18,8 @@ export interface EarlyLoad {
   requests: Map<string, EarlyGet>;
   /** Settles once the first rows are drawn (at once when there is nothing to draw). */
   firstRows: Promise<void>;
+  /** Starts the first view's other calls unless they have started (the app calls it as it loads). */
+  startRest: () => void;
 }
 
 const HAND_OFF = Symbol.for('agent-memory.admin.early-load');
@@ -25,5 +27,9 @@ const HAND_OFF = Symbol.for('agent-memory.admin.early-load');
 /** The page's hand-off (made empty on first use: without the early-load script, nothing waits). */
 export function earlyLoad(): EarlyLoad {
   const global = globalThis as unknown as Record<symbol, EarlyLoad | undefined>;
-  return (global[HAND_OFF] ??= { requests: new Map(), firstRows: Promise.resolve() });
+  return (global[HAND_OFF] ??= {
+    requests: new Map(),
+    firstRows: Promise.resolve(),
+    startRest: () => {},
+  });
 }
