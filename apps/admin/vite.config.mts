@@ -2,7 +2,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { inlineEarlyScript, inlineStylesheets } from './vite.inline.mjs';
-import { precompress, preloadDynamicEntries } from './vite.precompress.mjs';
+import { precompress, prefetchDynamicEntries } from './vite.precompress.mjs';
 
 /**
  * The dashboard's build (`apps/admin/dist`, served by apps/api at `/`), its dev server
@@ -17,7 +17,7 @@ export default defineConfig({
     react(),
     inlineEarlyScript('/src/early-load.ts'),
     inlineStylesheets(),
-    preloadDynamicEntries(['src/app/boot.tsx']),
+    prefetchDynamicEntries(['src/app/boot.tsx', 'src/app/session-page.tsx']),
     precompress(),
   ],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
