@@ -2,10 +2,10 @@
  * The dashboard in chromium against the real admin server on PostgreSQL: first load of the
  * sessions list over 100k sessions, opening a 10k-message session, scrolling it from its start
  * through its first 2,000 messages (virtualised), jumping to its latest message and back to the
- * start. Time to first rows is read in the page:
- * `performance.now()` (from navigation start, the bundle included) when a MutationObserver first
- * sees a row. Every `/api` request is counted. Side by side: the bare API call behind each view
- * (`fetch` from Node, no browser). Everything lives in a schema of its own.
+ * start. Time to first rows is read in the page: `performance.now()` (from navigation start, the
+ * bundle included) when a MutationObserver first sees a row, and when the app's own view (its
+ * controls) shows. Every `/api` request is counted. Side by side: the bare API call behind each
+ * view (`fetch` from Node, no browser). Everything lives in a schema of its own.
  */
 import { Pool } from 'pg';
 import type { Page } from 'playwright-core';
@@ -31,6 +31,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Controls only the app draws (the list's search, the log's jump bar), not the early rows. */
+const APP_SELECTORS = '.toolbar, .transcript-jumps';
+
 /** One page load: in-page times from navigation start, and the API requests it made. */
 interface Load {
   /** To the first row on screen. */
@@ -39,6 +42,8 @@ interface Load {
   firstApiMs: number;
   /** To the end of the response the first rows come from (`dataPath`). */
   dataMs: number;
+  /** To the app's own view (React's, with its controls) on screen. */
+  appMs: number;
   requests: number;
 }
 
@@ -56,22 +61,25 @@ async function firstRows(
   page.on('request', count);
   await page.goto(url);
   await page.waitForSelector(selector);
-  const [ms, firstApiMs, dataMs] = await page.evaluate((dataPath) => {
+  await page.waitForSelector(APP_SELECTORS);
+  const [ms, firstApiMs, dataMs, appMs] = await page.evaluate((dataPath) => {
     const api = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
       (entry) => entry.name.includes('/api/'),
     );
+    const marks = window as unknown as { __firstRowMs: number; __appMs: number };
     return [
-      (window as unknown as { __firstRowMs: number }).__firstRowMs,
+      marks.__firstRowMs,
       Math.min(...api.map((entry) => entry.startTime)),
       Math.min(
         ...api.filter((entry) => entry.name.includes(dataPath)).map((entry) => entry.responseEnd),
       ),
+      marks.__appMs,
     ];
   }, dataPath);
   // The views poll (the open session every 2 s): count what the first second asks for.
   await page.waitForTimeout(1000);
   page.off('request', count);
-  return { ms: ms!, firstApiMs: firstApiMs!, dataMs: dataMs!, requests };
+  return { ms: ms!, firstApiMs: firstApiMs!, dataMs: dataMs!, appMs: appMs!, requests };
 }
 
 export const suite: BenchSuite = {
@@ -128,17 +136,20 @@ export const suite: BenchSuite = {
           (token) => window.sessionStorage.setItem('agent-memory.admin-token', token),
           api.token,
         );
-        // Notes the moment the first row is in the DOM, in the page itself (no polling delay).
-        await context.addInitScript(() => {
-          const selectors = '.sessions-table tbody tr, article[data-cursor]';
+        // Notes the moment the first row, then the app's own view, is in the DOM, in the page
+        // itself (no polling delay).
+        await context.addInitScript((appSelectors) => {
+          const marks = window as unknown as { __firstRowMs?: number; __appMs?: number };
           const observer = new MutationObserver(() => {
-            if (document.querySelector(selectors)) {
-              (window as unknown as { __firstRowMs: number }).__firstRowMs = performance.now();
+            if (document.querySelector('.sessions-table tbody tr, article[data-cursor]'))
+              marks.__firstRowMs ??= performance.now();
+            if (document.querySelector(appSelectors)) {
+              marks.__appMs = performance.now();
               observer.disconnect();
             }
           });
           observer.observe(document, { childList: true, subtree: true });
-        });
+        }, APP_SELECTORS);
         return context.newPage();
       };
       const fresh = async (url: string, selector: string, dataPath: string) => {
@@ -186,6 +197,7 @@ export const suite: BenchSuite = {
           const ms = median(runs.map((run) => run.ms));
           const apiMs = median(runs.map((run) => run.firstApiMs));
           const dataMs = median(runs.map((run) => run.dataMs));
+          const appMs = median(runs.map((run) => run.appMs));
           results.push({
             case: `${c.name}: first rows, ${label}`,
             subject: 'dashboard in chromium',
@@ -193,7 +205,7 @@ export const suite: BenchSuite = {
             meanMs: ms,
           });
           notes.push(
-            `${c.name}, ${label}: ${ms.toFixed(0)} ms to first rows from navigation start (median of ${LOADS}; the first API request left at ${apiMs.toFixed(0)} ms, its data was back at ${dataMs.toFixed(0)} ms, so ${(ms - apiMs).toFixed(0)} ms from the first request to rows), ${median(runs.map((run) => run.requests))} API requests in the first second; target < ${TARGET_MS} ms: ${ms < TARGET_MS ? 'met' : 'NOT met'}`,
+            `${c.name}, ${label}: ${ms.toFixed(0)} ms to first rows from navigation start (median of ${LOADS}; the first API request left at ${apiMs.toFixed(0)} ms, its data was back at ${dataMs.toFixed(0)} ms, so ${(ms - apiMs).toFixed(0)} ms from the first request to rows; the app's own view at ${appMs.toFixed(0)} ms), ${median(runs.map((run) => run.requests))} API requests in the first second; target < ${TARGET_MS} ms: ${ms < TARGET_MS ? 'met' : 'NOT met'}`,
           );
         }
         results.push(

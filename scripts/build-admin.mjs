@@ -14,6 +14,8 @@ const inputs = [
   join(admin, 'src'),
   join(admin, 'index.html'),
   join(admin, 'vite.config.mts'),
+  join(admin, 'vite.inline.mts'),
+  join(admin, 'vite.precompress.mts'),
   join(root, 'apps', 'api', 'src', 'contract'),
   join(root, 'package-lock.json'),
 ];

@@ -1,7 +1,8 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompress, preloadDynamicEntries } from './vite.precompress.mjs';
+import { inlineEarlyScript, inlineStylesheets } from './vite.inline.mjs';
+import { precompress, prefetchDynamicEntries } from './vite.precompress.mjs';
 
 /**
  * The dashboard's build (`apps/admin/dist`, served by apps/api at `/`), its dev server
@@ -12,7 +13,13 @@ const apiUrl = process.env.ADMIN_API_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), preloadDynamicEntries(['src/app/boot.tsx']), precompress()],
+  plugins: [
+    react(),
+    inlineEarlyScript('/src/early-load.ts'),
+    inlineStylesheets(),
+    prefetchDynamicEntries(['src/app/boot.tsx', 'src/app/session-page.tsx']),
+    precompress(),
+  ],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     proxy: {

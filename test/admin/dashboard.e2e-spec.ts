@@ -60,6 +60,17 @@ describe('admin dashboard in chromium', () => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(error.message));
+    // Notes a loading state (`aria-busy`) shown after rows were on screen: the early rows must
+    // give way to React's rows directly, never to "Loading…". Per document, so per page load.
+    await page.addInitScript(() => {
+      const seen = window as unknown as { loadingAfterRows?: string };
+      let rows = false;
+      new MutationObserver(() => {
+        rows ||= document.querySelector('.sessions-table tbody tr, article[data-cursor]') !== null;
+        const busy = document.querySelector('[aria-busy="true"]');
+        if (rows && busy) seen.loadingAfterRows ??= busy.textContent ?? '';
+      }).observe(document, { childList: true, subtree: true });
+    });
   });
 
   afterAll(async () => {
@@ -91,6 +102,22 @@ describe('admin dashboard in chromium', () => {
         !document.querySelector('.sessions-table td .muted:only-child')?.textContent?.includes('…'),
     );
     await page.screenshot({ path: join(shotsDir, 'dashboard-sessions-list.png') });
+  });
+
+  it('loads the list and a session with their first rows, and no loading state after them', async () => {
+    const loadingAfterRows = () =>
+      page.evaluate(() => (window as unknown as { loadingAfterRows?: string }).loadingAfterRows);
+    // The inline early-load script runs (the server's policy allows it by its hash) and draws the
+    // rows; React's first render starts from the same data.
+    for (const [path, ready] of [
+      [`/?session=${SUPPORT_SESSION}`, '.transcript-jumps'],
+      ['/', 'input[placeholder="Search by id or title"]'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.locator(ready).waitFor();
+      await page.locator('.sessions-table tbody tr, article[data-cursor]').first().waitFor();
+      expect([path, await loadingAfterRows()]).toEqual([path, undefined]);
+    }
   });
 
   it('searches by title with the search kept in the URL', async () => {

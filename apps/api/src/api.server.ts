@@ -8,10 +8,11 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AddressInfo } from 'node:net';
-import { AppModule } from './app.module';
+import { ADMIN_DIST_DIR, AppModule } from './app.module';
 import { adminAuthGate } from './auth/admin-auth.middleware';
 import { AdminToken } from './auth/admin-token';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
+import { dashboardScriptHashes } from './dashboard/inline-script-hashes';
 import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';
@@ -59,11 +60,12 @@ function serverLogger(config: ApiConfig): LoggerService {
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const config = parseApiConfig(options.env ?? process.env);
   const token = new AdminToken(config.adminToken);
+  const adminDistDir = options.adminDistDir ?? ADMIN_DIST_DIR;
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({
       config,
       token,
-      adminDistDir: options.adminDistDir,
+      adminDistDir,
       metrics: new MemoryMetrics(),
     }),
     { logger: options.logger ?? serverLogger(config), bodyParser: false, abortOnError: false },
@@ -71,7 +73,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // Order matters: headers on every answer, CORS preflights answered, then the token checked
   // before any body is read or any route matched.
   app.disable('x-powered-by');
-  app.use(securityHeaders());
+  // The dashboard's inline early-load script is allowed by its hash.
+  app.use(securityHeaders(dashboardScriptHashes(adminDistDir)));
   app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
   app.use(
     adminAuthGate(token, app.get(FailedAuthLimiter), {

@@ -1,12 +1,17 @@
 /**
- * The dashboard's files at `/` next to the API: client-side paths get `index.html`, hashed assets
- * are cached for a year, and API errors stay API errors (a malformed JSON body is a 400, not a 404).
+ * The dashboard's files at `/` next to the API: client-side paths get `index.html`, whose inline
+ * script the content-security policy allows by its hash, hashed assets are cached for a year, and
+ * API errors stay API errors (a malformed JSON body is a 400, not a 404).
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from './support/api-test-server';
+
+/** The build inlines its early-load script into index.html (non-ASCII text included). */
+const INLINE_SCRIPT = 'document.title = "first rows – drawn early…";';
 
 describe('dashboard files served by the admin server', () => {
   let dist: string;
@@ -15,7 +20,11 @@ describe('dashboard files served by the admin server', () => {
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'agent-memory-dist-'));
     mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>dashboard</title>');
+    writeFileSync(
+      join(dist, 'index.html'),
+      `<!doctype html><title>dashboard</title><script>${INLINE_SCRIPT}</script>` +
+        '<script type="module" crossorigin src="/assets/index-abc123.js"></script>',
+    );
     writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
     const app = 'console.log("the app");'.repeat(50);
     writeFileSync(join(dist, 'assets', 'boot-def456.js'), app);
@@ -36,6 +45,15 @@ describe('dashboard files served by the admin server', () => {
       expect(await response.text()).toContain('<title>dashboard</title>');
       expect(response.headers.get('cache-control')).toBe('no-cache');
     }
+  });
+
+  it("allows the page's inline script by its SHA-256, and no other inline script", async () => {
+    const response = await api.request('/', { token: null });
+    const policy = response.headers.get('content-security-policy') ?? '';
+    const scriptSrc = /(?:^|;)script-src ([^;]*)/.exec(policy)?.[1]?.split(' ');
+    // What the browser compares: the script's text as UTF-8, hashed, in base64.
+    const hash = createHash('sha256').update(Buffer.from(INLINE_SCRIPT, 'utf8')).digest('base64');
+    expect(scriptSrc).toEqual(["'self'", `'sha256-${hash}'`]);
   });
 
   it('caches hashed assets for a year', async () => {

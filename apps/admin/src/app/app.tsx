@@ -5,6 +5,7 @@ import { storeToken, storedToken, takeTokenFromUrl } from '../features/auth/toke
 import { AppHeader } from '../features/server/components/app-header';
 import { setTokenSource } from '../lib/api-client';
 import { useUrlState } from '../lib/url-state';
+import { seedFirstRows, type FirstRowsData } from './first-rows-data';
 import { createQueryClient } from './query-client';
 import { loadedSessionPage, loadSessionPage } from './session-page-loader';
 import { SessionsPage } from './sessions-page';
@@ -36,8 +37,11 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
   );
 }
 
-/** The dashboard: sign-in until the tab holds a token the server accepts, then the pages. */
-export function App() {
+/**
+ * The dashboard: sign-in until the tab holds a token the server accepts, then the pages.
+ * @param firstRows the page the early rows were drawn from: the first render shows it.
+ */
+export function App({ firstRows = null }: { firstRows?: FirstRowsData | null }) {
   const [token, setToken] = useState<string | null>(() => takeTokenFromUrl() ?? storedToken());
   const [notice, setNotice] = useState<string | null>(null);
   const tokenRef = useRef(token);
@@ -50,7 +54,11 @@ export function App() {
     setToken(null);
     setNotice(reason);
   }, []);
-  const client = useMemo(() => createQueryClient(() => signOut(REFUSED)), [signOut]);
+  const client = useMemo(() => {
+    const created = createQueryClient(() => signOut(REFUSED));
+    seedFirstRows(created, firstRows);
+    return created;
+  }, [signOut, firstRows]);
 
   if (!token) {
     return (

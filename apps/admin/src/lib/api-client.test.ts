@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../test/fixture-server';
-import { apiJson, setApiBase, setTokenSource, startEarlyGet } from './api-client';
+import { apiJson, setApiBase, setTokenSource, startEarlyGet, takeEarlyBody } from './api-client';
 
 let server: FixtureServer;
 beforeAll(async () => {
@@ -50,5 +50,19 @@ describe('early GETs', () => {
     const before = server.requests.length;
     await apiJson('/api/info');
     expect(server.requests.slice(before)).toEqual(['GET /api/info', 'GET /api/info']);
+  });
+
+  it('hands over the parsed body once it has arrived, once; the next call asks the server', async () => {
+    const query = { limit: 9, after: null };
+    const early = startEarlyGet('/api/sessions', query, 'tok-3');
+    // Not arrived yet: nothing to take, the response stays for the app's own call.
+    expect(takeEarlyBody('/api/sessions', query, 'tok-3')).toBeUndefined();
+    await early;
+    const before = server.requests.length;
+    expect(takeEarlyBody('/api/sessions', query, 'tok-3')).toMatchObject({ limit: '9' });
+    expect(takeEarlyBody('/api/sessions', query, 'tok-3')).toBeUndefined();
+    setTokenSource(() => 'tok-3');
+    await apiJson('/api/sessions', { query });
+    expect(server.requests.slice(before)).toEqual(['GET /api/sessions?limit=9']);
   });
 });

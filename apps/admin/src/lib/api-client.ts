@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from './api-types';
+import { earlyLoad, type EarlyGet } from './early-load';
 
 /**
  * An admin API call that did not succeed: an HTTP error (`status` and the server's stable `code`),
@@ -65,14 +66,12 @@ function withQuery(path: string, query: RequestOptions['query']): string {
 /** How long a GET started before the app mounted waits to be used (ms). */
 const EARLY_TTL_MS = 10_000;
 
-/** GETs started before the app mounted ({@link startEarlyGet}), by URL; each is used once. */
-const early = new Map<string, { token: string; response: Promise<Response>; startedAt: number }>();
-
 /**
  * Starts `GET path?query` now, while the app's code still loads, so that the first view's data is
  * on its way before React mounts. The app's own call for the same URL and token, within a few
- * seconds, takes this response instead of asking again. Resolves to the parsed body (null when
- * the call failed), for the first rows drawn before React (`app/early-view.ts`).
+ * seconds, takes this response instead of asking again (or its parsed body, see
+ * {@link takeEarlyBody}). Resolves to the parsed body (null when the call failed), for the first
+ * rows drawn before React (`app/early-view.ts`).
  */
 export function startEarlyGet(
   path: string,
@@ -83,20 +82,43 @@ export function startEarlyGet(
   const response = fetch(url, {
     headers: { accept: 'application/json', authorization: `Bearer ${token}` },
   });
+  const entry: EarlyGet = { token, response, startedAt: Date.now() };
   // A copy of the body for the early view: cloned in the first callback on the response, so
   // before the app's own call can read the body. Errors are reported to whoever takes the response.
-  const body = response.then((res) => (res.ok ? res.clone().json() : null)).catch(() => null);
-  early.set(url, { token, response, startedAt: Date.now() });
+  const body = response
+    .then((res) => (res.ok ? res.clone().json() : null))
+    .then((parsed: unknown) => {
+      if (parsed !== null) entry.body = parsed;
+      return parsed;
+    })
+    .catch(() => null);
+  earlyLoad().requests.set(url, entry);
   return body;
 }
 
-function takeEarly(url: string, token: string | null): Promise<Response> | null {
-  const entry = early.get(url);
+/** The early GET of `url` for `token`, removed from the hand-off; null when none is usable. */
+function takeEarly(url: string, token: string | null): EarlyGet | null {
+  const requests = earlyLoad().requests;
+  const entry = requests.get(url);
   if (!entry) return null;
-  early.delete(url);
-  return entry.token === token && Date.now() - entry.startedAt < EARLY_TTL_MS
-    ? entry.response
-    : null;
+  requests.delete(url);
+  return entry.token === token && Date.now() - entry.startedAt < EARLY_TTL_MS ? entry : null;
+}
+
+/**
+ * The parsed body of the early `GET path?query` when it has already arrived (2xx), taken so that
+ * nothing reads that response again; undefined when it has not (the app's own call then takes the
+ * response as it comes). Lets the app's first render start from the data the early rows show.
+ */
+export function takeEarlyBody(
+  path: string,
+  query: RequestOptions['query'],
+  token: string | null,
+): unknown {
+  const url = apiUrl(withQuery(path, query));
+  const entry = earlyLoad().requests.get(url);
+  if (entry?.body === undefined) return undefined;
+  return takeEarly(url, token)?.body;
 }
 
 /** `fetch` with the bearer token; throws {@link ApiError} for any answer but 2xx. */
@@ -106,7 +128,7 @@ export async function apiFetch(path: string, options: RequestOptions = {}): Prom
   if (token) headers.set('authorization', `Bearer ${token}`);
   if (options.json !== undefined) headers.set('content-type', 'application/json');
   const url = apiUrl(withQuery(path, options.query));
-  const started = (options.method ?? 'GET') === 'GET' ? takeEarly(url, token) : null;
+  const started = (options.method ?? 'GET') === 'GET' ? takeEarly(url, token)?.response : null;
   let response: Response;
   try {
     response = await (started ??

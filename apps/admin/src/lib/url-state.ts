@@ -1,34 +1,11 @@
 import { useCallback, useSyncExternalStore } from 'react';
+import { parseUrlState, type UrlState } from './url-state-parse';
 
-/** The dashboard's place, kept in the address bar so a view can be shared. */
-export interface UrlState {
-  /** The open session, or null for the list. */
-  session: string | null;
-  /** The list's search. */
-  q: string;
-  /** How many list rows were shown (restored on reload). */
-  shown: number | null;
-  /** The session's tab. */
-  view: 'log' | 'model' | 'recall';
-}
-
-const VIEWS = ['log', 'model', 'recall'] as const;
+export { parseUrlState, type UrlState };
 
 const listeners = new Set<() => void>();
 let cachedSearch: string | null = null;
 let cachedState: UrlState | null = null;
-
-/** Reads {@link UrlState} from a query string. */
-export function parseUrlState(search: string): UrlState {
-  const params = new URLSearchParams(search);
-  const shown = Number(params.get('shown'));
-  return {
-    session: params.get('session') || null,
-    q: params.get('q') ?? '',
-    shown: Number.isSafeInteger(shown) && shown > 0 ? shown : null,
-    view: VIEWS.find((view) => view === params.get('view')) ?? 'log',
-  };
-}
 
 function snapshot(): UrlState {
   if (cachedSearch !== window.location.search || !cachedState) {

@@ -6,13 +6,15 @@ import type { RequestHandler } from 'express';
  * origin's scripts (the dashboard and the OpenAPI page load nothing from elsewhere; styles may be
  * inline, as Swagger UI's are), no framing at all (`frame-ancestors 'none'`, `X-Frame-Options:
  * DENY`), `X-Content-Type-Options: nosniff`, no referrer, and no `X-Powered-By`.
+ * @param inlineScriptHashes `'sha256-…'` sources of the inline scripts allowed besides (the
+ *   dashboard's early-load script); never `'unsafe-inline'`.
  */
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(inlineScriptHashes: readonly string[] = []): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...inlineScriptHashes],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

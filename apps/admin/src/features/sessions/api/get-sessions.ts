@@ -16,6 +16,12 @@ export function getSessions(
   });
 }
 
+/**
+ * A page this recent is not asked again when the list mounts (the first page the app starts with,
+ * from the early load, among them); focus after that, and changes made here, refresh it.
+ */
+const SESSIONS_FRESH_MS = 5_000;
+
 /** The list as pages; the first page is `shown` rows long when restoring a shared position. */
 export const sessionsQueryOptions = (search: string, shown: number | null) =>
   infiniteQueryOptions({
@@ -31,6 +37,7 @@ export const sessionsQueryOptions = (search: string, shown: number | null) =>
         signal,
       ),
     getNextPageParam: (last) => last.next,
+    staleTime: SESSIONS_FRESH_MS,
     refetchOnWindowFocus: true,
   });
 
