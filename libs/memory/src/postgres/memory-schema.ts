@@ -53,14 +53,17 @@ export async function ensureMemorySchema(dataSource: DataSource, table?: string)
 
 /** What {@link memorySchemaStatus} found. */
 export interface MemorySchemaStatus {
-  /** Every table, column and trigger the store needs exists. */
+  /** Every table, column, trigger and procedure the store needs exists. */
   ready: boolean;
-  /** What is missing, such as `table conversation_memory_sessions` or `trigger agent_memory_added`. */
+  /**
+   * What is missing, such as `table conversation_memory_sessions`, `trigger agent_memory_added` or
+   * `procedure conversation_memory_save`.
+   */
   missing: string[];
 }
 
 /**
- * Checks, in one query of the catalogue, that the tables, columns and triggers the store needs for
+ * Checks, in one query of the catalogue, that the tables, columns, triggers and save procedure the store needs for
  * `table` exist on `dataSource`, whichever runner created them and whichever table recorded the
  * migrations (the library's `<table>_migrations`, or the app's own with `migrationsRun`).
  * Used by the PostgreSQL health indicator.
@@ -77,8 +80,15 @@ export async function memorySchemaStatus(
      FROM unnest($1::text[], $2::text[]) AS t(name, qualified)
      JOIN pg_attribute a ON a.attrelid = to_regclass(t.qualified) AND a.attnum > 0 AND NOT a.attisdropped
      UNION ALL
-     SELECT ':trigger', tgname FROM pg_trigger WHERE tgrelid = to_regclass($3) AND NOT tgisinternal`,
-    [required.tables.map((t) => t.name), required.tables.map((t) => t.qualified), names.messages],
+     SELECT ':trigger', tgname FROM pg_trigger WHERE tgrelid = to_regclass($3) AND NOT tgisinternal
+     UNION ALL
+     SELECT ':procedure', 'save' WHERE to_regprocedure($4::text) IS NOT NULL`,
+    [
+      required.tables.map((t) => t.name),
+      required.tables.map((t) => t.qualified),
+      names.messages,
+      required.procedure,
+    ],
   )) as { relation: string; item: string }[];
   const found = new Set(rows.map((row) => `${row.relation}\u0000${row.item}`));
   const present = new Set(rows.map((row) => row.relation));
@@ -95,13 +105,17 @@ export async function memorySchemaStatus(
   for (const trigger of required.triggers) {
     if (!found.has(`:trigger\u0000${trigger}`)) missing.push(`trigger ${trigger}`);
   }
+  if (!found.has(`:procedure\u0000save`)) {
+    missing.push(`procedure ${names.base}_save`);
+  }
   return { ready: missing.length === 0, missing };
 }
 
-/** The tables (with their columns) and triggers the store reads and writes. */
+/** The tables (with their columns), triggers and save procedure (with its signature) the store uses. */
 function requiredObjects(names: MemoryTableNames): {
   tables: { name: string; qualified: string; columns: string[] }[];
   triggers: string[];
+  procedure: string;
 } {
   return {
     tables: [
@@ -122,5 +136,6 @@ function requiredObjects(names: MemoryTableNames): {
       },
     ],
     triggers: Object.values(MEMORY_TRIGGERS),
+    procedure: `${names.functions.save}(text,jsonb,boolean,bigint[])`,
   };
 }

@@ -25,11 +25,15 @@ export interface MemoryTableNames {
   readonly migrationsTable: string;
   /** The listing index on the sessions table, unqualified and unquoted. */
   readonly recentIndex: string;
-  /** The trigger functions that keep the sessions table true to the rows, schema-qualified and quoted. */
+  /**
+   * The trigger functions that keep the sessions table true to the rows, and the save procedure
+   * (`save`), schema-qualified and quoted.
+   */
   readonly functions: {
     readonly added: string;
     readonly removed: string;
     readonly emptied: string;
+    readonly save: string;
   };
   /**
    * The text the per-session advisory lock key is hashed from, before the session id: writers of
@@ -93,6 +97,7 @@ export function memoryTableNames(table: string = DEFAULT_MEMORY_TABLE): MemoryTa
       added: qualified(`${base}_added`),
       removed: qualified(`${base}_removed`),
       emptied: qualified(`${base}_emptied`),
+      save: qualified(`${base}_save`),
     },
     lockKey: `agent-memory:${schema ?? ''}.${base}:`,
   };

@@ -24,7 +24,18 @@ export async function preparedQuery(
 ): Promise<unknown[]> {
   if (!prepared) return (await dataSource.query(text, values)) as unknown[];
   const pool = (dataSource.driver as PostgresDriver).master as PgPool;
-  // The name is derived from the text, so every connection of the pool prepares it once.
-  const name = `agent_memory_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-  return (await pool.query({ name, text, values })).rows;
+  return (await pool.query({ name: statementName(text), text, values })).rows;
+}
+
+/** Names by statement text: the hot path hashes each text once per process, not once a call. */
+const names = new Map<string, string>();
+
+/** The name is derived from the text, so every connection of the pool prepares it once. */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `agent_memory_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return name;
 }

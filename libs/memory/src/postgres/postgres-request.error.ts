@@ -1,14 +1,17 @@
 import { BackendError, BackendUnavailableError, MemoryError } from '../core/errors';
 
-/** SQLSTATE of "relation does not exist": the tables were never migrated. */
-const UNDEFINED_TABLE = '42P01';
+/**
+ * SQLSTATEs of "relation, schema or function does not exist": the migrations were never run (the
+ * tables, their schema, or the save procedure of a later migration are missing).
+ */
+const NOT_MIGRATED: ReadonlySet<string> = new Set(['42P01', '3F000', '42883']);
 
 /**
  * SQLSTATEs that mean "the server or the connection is not there to serve this", not "this
  * request is wrong": connection exceptions (class 08), shutdowns and start-up (57P01–57P03), too
  * many connections (53300), authentication or database missing (28000, 28P01, 3D000), timeouts
  * (query canceled by `statement_timeout` 57014, lock timeout 55P03, idle-in-transaction timeout
- * 25P03) and missing tables or schema (42P01, 3F000).
+ * 25P03) and missing tables, schema or save procedure (42P01, 3F000, 42883).
  */
 const UNAVAILABLE_SQLSTATES: ReadonlySet<string> = new Set([
   '57P01',
@@ -21,8 +24,7 @@ const UNAVAILABLE_SQLSTATES: ReadonlySet<string> = new Set([
   '57014',
   '55P03',
   '25P03',
-  UNDEFINED_TABLE,
-  '3F000',
+  ...NOT_MIGRATED,
 ]);
 
 /** Socket and DNS errors of the client (`code` on Node's errors). */
@@ -58,7 +60,7 @@ export class PostgresRequestError extends BackendUnavailableError {
       operation,
       session,
       cause,
-      code === UNDEFINED_TABLE
+      code !== undefined && NOT_MIGRATED.has(code)
         ? ' (the memory tables are missing: run the migrations, or open with ensureSchema: true)'
         : '',
     );

@@ -29,11 +29,30 @@ describe('PostgresMemory', () => {
     });
     expect(await backend.migrationsApplied()).toBe(false);
     const memory = await backend.open('unmigrated');
+    // Its schema is missing too (3F000); a missing table alone reads 42P01.
     await expect(memory.save(conversation(1))).rejects.toMatchObject({
       name: 'PostgresRequestError',
-      pgCode: '42P01',
+      pgCode: '3F000',
       message: expect.stringContaining('run the migrations'),
     });
+  });
+
+  it('reports a missing save procedure (tables older than its migration) and refuses saves until it exists', async () => {
+    const table = schemas.nextTable();
+    const backend = await postgresBackend({ dataSource, table });
+    const memory = await backend.open('older-tables');
+    await memory.save(conversation(2));
+    await dataSource.query(`DROP PROCEDURE ${backend.tables.functions.save}`);
+    expect(await backend.schemaStatus()).toEqual({
+      ready: false,
+      missing: ['procedure conversation_memory_save'],
+    });
+    await expect(memory.save(conversation(1))).rejects.toMatchObject({
+      name: 'PostgresRequestError',
+      pgCode: '42883',
+      message: expect.stringContaining('run the migrations'),
+    });
+    expect(texts(await memory.retrieve())).toEqual(['u0', 'a1']);
   });
 
   it('raises CorruptSessionError naming session and seq for a row that no longer decodes, and leaves it', async () => {

@@ -66,12 +66,12 @@ export interface PostgresMemoryOptions {
   /**
    * Early lock release (default true): a save that had to wait for the session's lock (another
    * writer held it) commits without waiting for its WAL flush, so the lock passes on at once,
-   * then waits for a flush in a second statement before it resolves: writers of one session
-   * share flushes instead of taking one each in turn, one after another. A save that finds the
-   * lock free commits as usual, in one statement. The cost: a contended message can be
-   * seen by readers up to one flush before it is durable, and a server crash in that window
-   * loses it (its save was never acknowledged). Set false to flush under the lock, or where
-   * `pg_logical_emit_message` (the flush statement) is not allowed.
+   * then waits for a flush in a second transaction of the same call (the save procedure) before
+   * it resolves: writers of one session share flushes instead of taking one each in turn, one
+   * after another. A save that finds the lock free commits as usual. The cost: a contended
+   * message can be seen by readers up to one flush before it is durable, and a server crash in
+   * that window loses it (its save was never acknowledged). Set false to flush under the lock,
+   * or where `pg_logical_emit_message` (the flush) is not allowed.
    */
   earlyLockRelease?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
@@ -86,11 +86,12 @@ export interface PostgresMemoryOptions {
  * Every write of messages or snapshot first takes the session's transaction-scoped advisory lock
  * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
  * serialised across processes until commit and a batch's seqs are contiguous (and committed in
- * seq order). By default a save commits without waiting for the WAL flush under that lock and
- * waits for it afterwards (`earlyLockRelease`), so the writers share flushes. Saves of one
- * session that wait in one process are combined into one statement (group commit), each batch
- * still contiguous and in order. A save updates the sessions row's counters and `updated_at` in
- * its own statement; statement triggers on the messages table do the same for rows another writer
+ * seq order). A save is one call of the save procedure (`<table>_save`, made by the
+ * migrations); by default it commits without waiting for the WAL flush under that lock and
+ * waits for it afterwards in the same call (`earlyLockRelease`), so the writers share flushes.
+ * Saves of one session that wait in one process are combined into one call (group commit), each
+ * batch still contiguous and in order. A save updates the sessions row's counters and
+ * `updated_at` itself; statement triggers on the messages table do the same for rows another writer
  * (Phero, plain SQL) inserts or deletes. `saveSnapshot` is a compare-and-swap decided in SQL
  * under that lock. A message row that does not decode raises
  * `CorruptSessionError` naming the session and seq and is left as it is. Database errors are
@@ -136,18 +137,16 @@ export class PostgresMemory implements SessionStore {
 
   /**
    * Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending.
-   * Resolves once they are durable.
+   * Resolves once they are durable. One call of the save procedure: with `earlyLockRelease`, a
+   * save that had to wait commits early and waits for its flush inside the same call.
    */
   private async insert(messages: readonly string[]): Promise<number[]> {
-    const early = this.opts.earlyLockRelease ?? true;
-    const rows = (await this.query(early ? this.sql.saveEarlyRelease : this.sql.save, [
+    const rows = (await this.query(this.sql.saveCall, [
       this.sessionId,
-      messages,
-      messages.length,
-    ])) as { seq: string; waited?: boolean }[];
-    // Committed without its flush: this statement's commit, after it in the WAL, waits for both.
-    if (rows[0]?.waited) await this.query(this.sql.flushWal, []);
-    return ascendingSeqs(rows);
+      `[${messages.join(',')}]`,
+      this.opts.earlyLockRelease ?? true,
+    ])) as { seqs: string[] }[];
+    return ascendingSeqs(rows[0]?.seqs ?? []);
   }
 
   /** One hot-path statement, prepared unless `preparedStatements` is false. */
@@ -164,7 +163,7 @@ export class PostgresMemory implements SessionStore {
   }
 
   /**
-   * Without an idempotency key, one statement, combined with the saves of the session waiting in
+   * Without an idempotency key, one call, combined with the saves of the session waiting in
    * this process; with one, a transaction that takes the session's lock, then its row, looks the
    * key up in `idempotency_keys`, and inserts and remembers it only when new.
    */
@@ -208,7 +207,7 @@ export class PostgresMemory implements SessionStore {
           const rows = (await tx.query(this.sql.save, [this.sessionId, json, json.length])) as {
             seq: string;
           }[];
-          const saved = savedRange(ascendingSeqs(rows));
+          const saved = savedRange(ascendingSeqs(rows.map((row) => row.seq)));
           const remembered = rememberIdempotencyRecord(keys, {
             key,
             first: saved.first,
@@ -349,9 +348,9 @@ export class PostgresMemory implements SessionStore {
   }
 }
 
-/** The seqs a save statement returned (bigint strings), ascending. */
-function ascendingSeqs(rows: readonly { seq: string }[]): number[] {
-  return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+/** The seqs a save returned (bigint strings), ascending. */
+function ascendingSeqs(seqs: readonly string[]): number[] {
+  return seqs.map(Number).sort((a, b) => a - b);
 }
 
 /** The result of a save that stored messages with these seqs (ascending). */
@@ -360,11 +359,19 @@ function savedRange(seqs: readonly number[]): SaveResult {
 }
 
 /** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
-function statements({ messages, snapshots, sessions, lockKey }: MemoryTableNames) {
+function statements({ messages, snapshots, sessions, functions, lockKey }: MemoryTableNames) {
   // The key text holds only validated identifiers, so it is safe inside a literal.
   const lockKeyOf = `hashtextextended('${lockKey}' || $1, 0)`;
   const lock = `pg_advisory_xact_lock(${lockKeyOf})`;
-  const saveStatement = (takeLock: string, alsoReturn: string) => `WITH lock AS (${takeLock}),
+  return {
+    // The save (`insert`): see the CreateSaveProcedure migration. Not inside a transaction: it
+    // may commit in the middle.
+    saveCall: `CALL ${functions.save}($1, $2::jsonb, $3)`,
+    // The save of a keyed save's transaction, as the procedure does it without committing: the
+    // session's advisory lock is taken before any seq is drawn and held until commit, so the next
+    // writer's seqs come after this batch's. The counters are upserted here, after the lock, and
+    // the insert trigger skips this statement (`own_insert`); it only counts other writers' rows.
+    save: `WITH lock AS (SELECT ${lock}),
       own AS (SELECT set_config('agent_memory.own_insert', 'on', true)),
       session AS (
         INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
@@ -378,25 +385,7 @@ function statements({ messages, snapshots, sessions, lockKey }: MemoryTableNames
       SELECT session.session_id, batch.message
       FROM own, session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
       ORDER BY batch.ord
-      RETURNING seq${alsoReturn}`;
-  return {
-    // The session's advisory lock is taken before any seq is drawn and held until commit: the next
-    // writer's seqs come after this batch's. The counters are upserted here, after the lock (the
-    // upsert reads it), and the insert trigger skips this statement (`own_insert`); it only
-    // counts rows other writers insert.
-    save: saveStatement(`SELECT ${lock}`, ''),
-    // The same with `earlyLockRelease`: a save that finds the lock free commits as usual; one that
-    // had to wait (other writers are at it) commits without waiting for its WAL flush, so the
-    // lock passes on at once, and says so (`waited`): `flushWal` then waits for the flush.
-    saveEarlyRelease: saveStatement(
-      `SELECT CASE WHEN pg_try_advisory_xact_lock(${lockKeyOf}) THEN false
-         ELSE (set_config('synchronous_commit', 'off', true) || pg_advisory_xact_lock(${lockKeyOf})::text) IS NOT NULL
-       END AS waited`,
-      ', (SELECT waited FROM lock) AS waited',
-    ),
-    // A transactional WAL record: its commit waits (as `synchronous_commit` says) for the WAL up
-    // to it, so for every commit before it.
-    flushWal: `SELECT pg_logical_emit_message(true, 'agent_memory', 'flush')`,
+      RETURNING seq`,
     // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
     lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
       VALUES ($1, ${NOW_MS})

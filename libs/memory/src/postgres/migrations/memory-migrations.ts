@@ -4,6 +4,7 @@ import { AdoptMessagesTable1764770000000 } from './adopt-messages-table.migratio
 import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migration';
 import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
+import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
 
 /** A migration class TypeORM can instantiate (its `migrations` option takes classes, not instances). */
 export type MemoryMigrationClass = new () => MigrationInterface;
@@ -40,6 +41,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends CreateSaveProcedure1764970000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -49,6 +55,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   AdoptMessagesTable1764770000000.migrationName,
   AddIdempotencyKeys1764950000000.migrationName,
   CreateCompactionJobs1764960000000.migrationName,
+  CreateSaveProcedure1764970000000.migrationName,
 ];
 
 /**
