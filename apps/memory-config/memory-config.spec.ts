@@ -24,8 +24,21 @@ describe('parseMemoryConfig', () => {
       compactionMode: 'inline',
       compactionSubject: 'agent-memory.compaction.check',
       compactionQueue: 'agent-memory-compaction',
+      natsTimeoutMs: 5000,
+      natsWriteBudgetMs: 10000,
       llm: null,
     });
+  });
+
+  it('reads the NATS request timeout and write budget, and names a bad one', () => {
+    expect(
+      parseMemoryConfig({ MEMORY_NATS_TIMEOUT_MS: '2000', MEMORY_NATS_WRITE_BUDGET_MS: '30000' }),
+    ).toMatchObject({ natsTimeoutMs: 2000, natsWriteBudgetMs: 30000 });
+    const problems = problemsOf({ MEMORY_NATS_TIMEOUT_MS: '0', MEMORY_NATS_WRITE_BUDGET_MS: '-1' });
+    expect(problems.map((line) => line.split(/[= ]/)[0])).toEqual([
+      'MEMORY_NATS_TIMEOUT_MS',
+      'MEMORY_NATS_WRITE_BUDGET_MS',
+    ]);
   });
 
   it('lists every bad variable at once', () => {

@@ -4,6 +4,8 @@ import {
   DEFAULT_COMPACTION_SHUTDOWN_GRACE_MS,
   DEFAULT_COMPACTION_SUBJECT,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  DEFAULT_NATS_TIMEOUT_MS,
+  DEFAULT_WRITE_BUDGET_MS,
   type BackendKind,
 } from '@agent-memory/memory';
 import { ConfigValidationError } from './config-validation.error';
@@ -30,6 +32,13 @@ export interface MemoryConfig {
   natsUrl: string | null;
   /** `MEMORY_NATS_BUCKET`: the KV bucket. Default `agent_memory`. */
   natsBucket: string;
+  /** `MEMORY_NATS_TIMEOUT_MS`: wait for one KV request. Default 5000. */
+  natsTimeoutMs: number;
+  /**
+   * `MEMORY_NATS_WRITE_BUDGET_MS`: how long a save keeps retrying lost races and requests the
+   * cluster did not answer (a stream leader election) before it fails. Default 10000.
+   */
+  natsWriteBudgetMs: number;
   /** `COMPACT_AT_TOKENS`: context size in tokens that triggers compaction. Default 150000. */
   compactAtTokens: number;
   /** `COMPACT_KEEP_RECENT`: messages a compaction keeps verbatim. Default 20. */
@@ -58,6 +67,8 @@ export const MEMORY_ENV_VARS = [
   'MEMORY_PG_ENSURE_SCHEMA',
   'NATS_URL',
   'MEMORY_NATS_BUCKET',
+  'MEMORY_NATS_TIMEOUT_MS',
+  'MEMORY_NATS_WRITE_BUDGET_MS',
   'COMPACT_AT_TOKENS',
   'COMPACT_KEEP_RECENT',
   'COMPACTION_MODE',
@@ -186,6 +197,13 @@ export function readMemoryConfig(
       NATS_BUCKET_PATTERN,
       'agent_memory',
       'may hold only letters, digits, "_" and "-"',
+    ),
+    natsTimeoutMs: reader.integer('MEMORY_NATS_TIMEOUT_MS', DEFAULT_NATS_TIMEOUT_MS, 100, 600000),
+    natsWriteBudgetMs: reader.integer(
+      'MEMORY_NATS_WRITE_BUDGET_MS',
+      DEFAULT_WRITE_BUDGET_MS,
+      0,
+      600000,
     ),
     compactAtTokens: reader.integer('COMPACT_AT_TOKENS', DEFAULT_COMPACTION_THRESHOLD_TOKENS, 1),
     compactKeepRecent: reader.integer('COMPACT_KEEP_RECENT', DEFAULT_COMPACTION_KEEP_RECENT, 0),

@@ -25,7 +25,13 @@ export async function memoryBackendFromConfig(
       return jsonFileBackend({ dir: config.memoryDir, observer });
     case 'nats': {
       const { natsBackend } = await import('@agent-memory/memory/nats');
-      return natsBackend({ servers: config.natsUrl!, bucket: config.natsBucket, observer });
+      return natsBackend({
+        servers: config.natsUrl!,
+        bucket: config.natsBucket,
+        timeoutMs: config.natsTimeoutMs,
+        writeBudgetMs: config.natsWriteBudgetMs,
+        observer,
+      });
     }
     case 'postgres': {
       const { postgresBackend } = await import('@agent-memory/memory/postgres');
