@@ -4,9 +4,10 @@
  * they do not. Tests that stop a server mid-test start their own throwaway one here.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 
 export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -84,7 +85,8 @@ export interface ThrowawayServer {
  * open, so requests are sent and wait unanswered in its socket; `resume()` lets it read them.
  */
 export interface PausableServer extends ThrowawayServer {
-  pause(): void;
+  /** Resolves once the process is stopped (a signal takes effect when it is next scheduled). */
+  pause(): Promise<void>;
   resume(): void;
 }
 
@@ -163,7 +165,16 @@ export async function startThrowawayNats(
   };
   const server: PausableServer = {
     url: `nats://127.0.0.1:${port}`,
-    pause: () => signal('SIGSTOP'),
+    async pause() {
+      signal('SIGSTOP');
+      const pid = child!.pid!;
+      const deadline = Date.now() + 5000;
+      // The third field of /proc/<pid>/stat is the state: T once stopped.
+      while (readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] !== 'T') {
+        if (Date.now() > deadline) throw new Error('nats-server did not stop on SIGSTOP');
+        await delay(5);
+      }
+    },
     resume: () => signal('SIGCONT'),
     port,
     async start() {

@@ -116,16 +116,23 @@ describe('NatsMemory on a three-node JetStream cluster', () => {
         `slowest save ${Math.max(...results.map((r) => r.slowestMs))} ms`,
     );
     expect(report).toMatchObject({ lost: 0, duplicated: 0, split: 0, outOfOrder: 0 });
-    // Keyed saves: every one acknowledged, so every turn present once.
-    expect(keyedFailed).toBe(0);
-    for (const r of keyed) expect(r.acknowledged).toHaveLength(TURNS);
+    // Keyed saves: acknowledged, or (rarely) answered unavailable when their write went
+    // unanswered, the same messages sit at their cursors and their key has meanwhile left the
+    // window of remembered keys: stored or not, it cannot be told apart from another writer's
+    // identical batch, so the store fails it rather than risk storing it twice. Never refused.
+    expect(keyedFailed).toBeLessThanOrEqual(3);
+    for (const r of keyed) {
+      expect(r.refused).toBe(0);
+      expect(new Set(r.failureCodes)).toEqual(new Set(r.failed > 0 ? ['BACKEND_UNAVAILABLE'] : []));
+      expect(r.acknowledged).toHaveLength(TURNS - r.failed);
+    }
     // A plain save is acknowledged, or fails as unavailable (stored or not, never twice).
     expect(plain.refused).toBe(0);
     expect(new Set(plain.failureCodes)).toEqual(
       new Set(plain.failed > 0 ? ['BACKEND_UNAVAILABLE'] : []),
     );
     expect(report.present).toBeGreaterThanOrEqual(ackedTurns);
-    expect(report.present).toBeLessThanOrEqual(ackedTurns + plain.failed);
+    expect(report.present).toBeLessThanOrEqual(ackedTurns + plain.failed + keyedFailed);
     expect(log).toHaveLength(report.present * 2);
 
     // The restarted node serves the same session once it has caught up.

@@ -5,9 +5,10 @@ import { conversation, texts } from '@agent-memory/conformance';
 import { startThrowawayNats, type PausableServer } from '@agent-memory/test-support/services';
 
 // A paused server takes the write into its socket and answers nothing: the client times out
-// (every 300 ms) and sends the same write again; once resumed, the server reads them all.
+// (every 300 ms) and sends the same write again; once resumed, the server reads them all. The
+// pause is long enough for a loaded machine to send and time out at least once.
 const TIMEOUT_MS = 300;
-const PAUSE_MS = 1_000;
+const PAUSE_MS = 2_000;
 
 let server: PausableServer;
 let backend: NatsBackend;
@@ -30,7 +31,7 @@ afterAll(async () => {
 async function saveWhilePaused(session: string, idempotencyKey?: string) {
   const memory = await backend.open(session);
   await memory.save(conversation(2));
-  server.pause();
+  await server.pause();
   try {
     const saving = memory
       .save([userMessage('sent while paused')], idempotencyKey ? { idempotencyKey } : {})
