@@ -135,7 +135,14 @@ describe.each(['postgres', 'nats'] as const)('two replicas on the %s backend', (
     });
     const { jobId } = (await start.json()) as { jobId: string };
     await llm.waitForRequests(requestsBefore + 1);
-    expect((await job(b, jobId)).body.state).toBe('running');
+    // The replica writes `running` to the shared store as the work starts, not before it: the
+    // other replica sees it moments after the LLM does.
+    const running = await poll(
+      () => job(b, jobId),
+      (j) => j.body.state !== 'queued',
+      LEASE_MS,
+    );
+    expect(running.body.state).toBe('running');
 
     await doomed.kill();
     const killedAt = Date.now();
