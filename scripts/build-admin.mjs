@@ -2,13 +2,17 @@
 // sources, so `npm start` on a fresh clone serves a working dashboard. `--force` always builds.
 // Runs Vite's own binary (not npx: a process started through npx outlives its PID being killed).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const admin = join(root, 'apps', 'admin');
 const builtIndex = join(admin, 'dist', 'index.html');
+/** Held while one process builds, so servers started together (replicas, tests) build once. */
+const buildLock = join(admin, '.build.lock');
+/** A lock older than this was left by a builder that died. */
+const STALE_LOCK_MS = 10 * 60_000;
 /** What the build reads: a change to any of them makes the build stale. */
 const inputs = [
   join(admin, 'src'),
@@ -38,6 +42,27 @@ export function staleReason() {
   return newest > builtAt ? 'its sources changed since the last build' : null;
 }
 
+/** Waits `ms` without an event loop (this script runs before the server starts). */
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Takes the build lock, waiting while another process builds; false when it built meanwhile. */
+function takeBuildLock(force) {
+  for (;;) {
+    try {
+      closeSync(openSync(buildLock, 'wx'));
+      return true;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    if (Date.now() - statSync(buildLock, { throwIfNoEntry: false })?.mtimeMs > STALE_LOCK_MS)
+      rmSync(buildLock, { force: true });
+    else sleepSync(200);
+    if (!force && !existsSync(buildLock) && !staleReason()) return false;
+  }
+}
+
 /** Builds when stale (or always with `force`); throws when Vite fails. */
 export function ensureAdminBuild({ force = false, log = console.log } = {}) {
   const reason = force ? 'asked to' : staleReason();
@@ -48,11 +73,20 @@ export function ensureAdminBuild({ force = false, log = console.log } = {}) {
     log('dashboard not built: vite is not installed (run npm ci); the API still starts');
     return false;
   }
-  log(`building the dashboard (${reason})…`);
-  const result = spawnSync(vite, ['build', '--logLevel', 'warn'], { cwd: admin, stdio: 'inherit' });
-  if (result.status !== 0)
-    throw new Error(`the dashboard build failed (vite exit ${result.status})`);
-  return true;
+  if (!takeBuildLock(force)) return false;
+  try {
+    if (!force && !staleReason()) return false;
+    log(`building the dashboard (${reason})…`);
+    const result = spawnSync(vite, ['build', '--logLevel', 'warn'], {
+      cwd: admin,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0)
+      throw new Error(`the dashboard build failed (vite exit ${result.status})`);
+    return true;
+  } finally {
+    rmSync(buildLock, { force: true });
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
