@@ -37,9 +37,8 @@ import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
 import { decodeContextRows, decodeRowMessage, type ContextRow } from './postgres-rows';
+import { NOW_MS } from './sql-now';
 
-/** `updated_at` is kept at millisecond precision, the precision of list tokens and ISO strings. */
-const NOW_MS = "date_trunc('milliseconds', now())";
 /**
  * Marks the transaction's deletes as the store's own (pruning, the legacy rewrite), so the delete
  * trigger does not take a session left with no rows for a `Clear` by another writer.
@@ -143,7 +142,7 @@ export class PostgresMemory implements SessionStore {
   private async insert(messages: readonly string[]): Promise<number[]> {
     const rows = (await this.query(this.sql.saveCall, [
       this.sessionId,
-      `[${messages.join(',')}]`,
+      jsonArray(messages),
       this.opts.earlyLockRelease ?? true,
     ])) as { seqs: string[] }[];
     return ascendingSeqs(rows[0]?.seqs ?? []);
@@ -204,10 +203,12 @@ export class PostgresMemory implements SessionStore {
           const keys = decodeIdempotencyRecords(row.idempotency_keys);
           const seen = findIdempotencyRecord(keys, key);
           if (seen) return replayedResult(seen);
-          const rows = (await tx.query(this.sql.save, [this.sessionId, json, json.length])) as {
-            seq: string;
-          }[];
-          const saved = savedRange(ascendingSeqs(rows.map((row) => row.seq)));
+          const [{ seqs }] = (await tx.query(this.sql.saveCall, [
+            this.sessionId,
+            jsonArray(json),
+            false,
+          ])) as [{ seqs: string[] }];
+          const saved = savedRange(ascendingSeqs(seqs));
           const remembered = rememberIdempotencyRecord(keys, {
             key,
             first: saved.first,
@@ -353,6 +354,11 @@ function ascendingSeqs(seqs: readonly string[]): number[] {
   return seqs.map(Number).sort((a, b) => a - b);
 }
 
+/** One JSON array of messages already encoded as JSON texts, as the save procedure takes them. */
+function jsonArray(messages: readonly string[]): string {
+  return `[${messages.join(',')}]`;
+}
+
 /** The result of a save that stored messages with these seqs (ascending). */
 function savedRange(seqs: readonly number[]): SaveResult {
   return { first: seqs[0] ?? null, last: seqs[seqs.length - 1] ?? null, replayed: false };
@@ -364,28 +370,10 @@ function statements({ messages, snapshots, sessions, functions, lockKey }: Memor
   const lockKeyOf = `hashtextextended('${lockKey}' || $1, 0)`;
   const lock = `pg_advisory_xact_lock(${lockKeyOf})`;
   return {
-    // The save (`insert`): see the CreateSaveProcedure migration. Not inside a transaction: it
-    // may commit in the middle.
+    // The save: see the CreateSaveProcedure migration. With early release ($3) it may commit in
+    // the middle, so it then runs outside a transaction; a keyed save's transaction calls it
+    // without.
     saveCall: `CALL ${functions.save}($1, $2::jsonb, $3)`,
-    // The save of a keyed save's transaction, as the procedure does it without committing: the
-    // session's advisory lock is taken before any seq is drawn and held until commit, so the next
-    // writer's seqs come after this batch's. The counters are upserted here, after the lock, and
-    // the insert trigger skips this statement (`own_insert`); it only counts other writers' rows.
-    save: `WITH lock AS (SELECT ${lock}),
-      own AS (SELECT set_config('agent_memory.own_insert', 'on', true)),
-      session AS (
-        INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
-        SELECT $1, $3::bigint, $3::bigint, ${NOW_MS} FROM lock
-        ON CONFLICT (session_id) DO UPDATE
-          SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
-              updated_at = excluded.updated_at
-        RETURNING session_id
-      )
-      INSERT INTO ${messages} (session_id, message)
-      SELECT session.session_id, batch.message
-      FROM own, session, unnest($2::jsonb[]) WITH ORDINALITY AS batch(message, ord)
-      ORDER BY batch.ord
-      RETURNING seq`,
     // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
     lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
       VALUES ($1, ${NOW_MS})

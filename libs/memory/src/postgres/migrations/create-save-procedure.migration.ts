@@ -1,9 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import type { MemoryTableNames } from '../memory-table-names';
 import { lockMigrationDdl } from './migration-lock';
-
-/** `updated_at` is kept at millisecond precision, the precision of list tokens and ISO strings. */
-const NOW_MS = "date_trunc('milliseconds', now())";
+import { NOW_MS } from '../sql-now';
 
 /**
  * Creates the save procedure of one `table` option (`<table>_save`): `CALL <table>_save(session,
