@@ -1,7 +1,7 @@
-import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import type { Message } from '../core/message';
-import { countableChunks } from './token-chunks';
-import { TokenPieceCache } from './token-piece-cache';
+import { loadMergeableRanks, type RankedEncoding } from './bpe-ranks';
+import { BytePairCounter } from './byte-pair-counter';
+import { TextPieces } from './token-pieces';
 import { TwoGenerationCache } from './two-generation-cache';
 import { CL100K_SPLIT, O200K_SPLIT, R50K_SPLIT } from './token-split-patterns';
 
@@ -41,9 +41,9 @@ export interface AsyncCountOptions {
 
 /**
  * Each of the text cache's two generations (see `two-generation-cache.ts`) holds at most this many
- * characters (it keeps the strings alive) and this many texts. Short texts are cached too: a tokenizer call costs about 5 µs before any text, so a
- * store that decodes fresh messages on every read re-counts 10,000 chat messages in about 10 ms
- * from the cache against about 55 ms without it.
+ * characters (it keeps the strings alive) and this many texts. A store that decodes fresh messages
+ * on every read hands the same texts over each turn: from the cache each costs a map lookup
+ * instead of a pass of the split pattern and a merge per piece.
  */
 const MAX_GENERATION_CHARS = 16 * 1024 * 1024;
 const MAX_GENERATION_TEXTS = 100_000;
@@ -51,6 +51,11 @@ const MAX_GENERATION_TEXTS = 100_000;
 const MAX_CACHED_ROLES = 16;
 /** The async counts give the event loop a turn after this much counting. */
 const YIELD_AFTER_MS = 5;
+/**
+ * Pieces counted between two looks at the clock: at most 32K characters, a few milliseconds even
+ * of the costliest text (random CJK, about 0.3 µs a character).
+ */
+const PIECES_BETWEEN_CLOCK_CHECKS = 256;
 
 /** What a message costs: its texts to count, plus a fixed overhead (format tokens, images). */
 interface MessageCost {
@@ -59,25 +64,23 @@ interface MessageCost {
 }
 
 /**
- * Counts the tokens of a message list with a real BPE tokenizer, as a chat model would see it.
+ * Counts the tokens of a message list with a real BPE tokenizer, as a chat model would see it:
+ * OpenAI's encodings (the ranks `tiktoken` ships), split by their own patterns
+ * (`token-split-patterns.ts`, `token-pieces.ts`), each piece merged by `byte-pair-counter.ts`.
+ * Counts equal `tiktoken`'s, except that a piece longer than 128 characters (a run of one
+ * character, a long unbroken word) is counted in slices and may count up to about one token more
+ * per 128 characters.
  *
- * Time is linear in the text's length on any input: texts are cut into bounded pieces before the
- * tokenizer (see `token-chunks.ts`; ordinary text counts exactly as a whole-text count does, a run
- * of one character longer than 128 characters may count up to about one token more per 128
- * characters). The tokenizer is `tiktoken`'s WebAssembly build of OpenAI's own, which costs 0.2 to
- * 0.45 µs a character on anything; the counter remembers the counts of pieces and slices it has
- * seen (`token-piece-cache.ts`), so text whose pieces repeat costs less: 4 MB (the admin API's
- * body limit) of a run of one character or of spaces takes about 0.1 to 0.2 s of CPU, prose about
- * 0.25 s per megabyte once its words are known, and text whose pieces never repeat what the
- * tokenizer costs (random emoji or CJK about 1.4 s, random letters about 3 s, base64 of random
- * bytes up to 4.5 s on a loaded machine). {@link count} runs in one go; {@link countAsync} gives
- * the event loop a turn every 5 ms, between tokenizer calls of at most about 1 KB each, for
+ * Time is linear in the text's length on any input. On this project's 2-core machine, 4 MB (the
+ * admin API's body limit) of random letters or base64 of random bytes takes about 0.3 s of CPU, of
+ * random emoji or CJK about 0.3 to 0.4 s, of a run of one character or of spaces under 0.1 s.
+ * {@link count} runs in one go; {@link countAsync} gives the event loop a turn every 5 ms, for
  * contexts that may be large.
  *
- * The first counter of an encoding in a process loads it, which blocks for about 0.5 s (building
- * its 200,000 ranks inside WebAssembly memory, off the JavaScript heap, so garbage collection never
- * walks them): construct counters at startup (the API's module and `SummaryCompactor` do),
- * not inside a request. Every later counter shares that encoder; it is never freed.
+ * The first counter of an encoding in a process loads it, which blocks for about 0.3 s (reading
+ * its ranks, 200,000 for o200k_base, into typed arrays off the garbage collector's walk):
+ * construct counters at startup (the API's module and `SummaryCompactor` do), not inside a
+ * request. Every later counter shares it; it is never freed.
  *
  * Counts are cached per message object (stores hand out frozen messages, reused across turns) and
  * per text (for stores that decode fresh objects on every read); a message changed in place
@@ -86,7 +89,7 @@ interface MessageCost {
  */
 export class TokenCounter {
   readonly encoding: TokenEncoding;
-  private readonly pieces: TokenPieceCache;
+  private readonly counter: BytePairCounter;
   private readonly split: RegExp;
   private readonly byMessage = new WeakMap<Message, number>();
   private readonly byText = new TwoGenerationCache(MAX_GENERATION_TEXTS, MAX_GENERATION_CHARS);
@@ -95,7 +98,7 @@ export class TokenCounter {
   constructor(opts: TokenCounterOptions = {}) {
     this.encoding = opts.encoding ?? 'o200k_base';
     const loaded = loadEncoding(this.encoding);
-    this.pieces = new TokenPieceCache(loaded.encoder, loaded.split);
+    this.counter = loaded.counter;
     this.split = loaded.split;
   }
 
@@ -147,7 +150,8 @@ export class TokenCounter {
     const cached = this.byText.get(text);
     if (cached !== undefined) return cached;
     let tokens = 0;
-    for (const chunk of countableChunks(text, this.split)) tokens += this.pieces.count(chunk);
+    const pieces = new TextPieces(text, this.split);
+    while (pieces.next()) tokens += this.counter.count(pieces.source, pieces.start, pieces.end);
     this.byText.set(text, tokens);
     return tokens;
   }
@@ -156,7 +160,7 @@ export class TokenCounter {
   private countRole(role: string): number {
     let tokens = this.byRole.get(role);
     if (tokens === undefined) {
-      tokens = this.pieces.count(role);
+      tokens = this.countText(role);
       if (this.byRole.size < MAX_CACHED_ROLES) this.byRole.set(role, tokens);
     }
     return tokens;
@@ -166,9 +170,14 @@ export class TokenCounter {
     const cached = this.byText.get(text);
     if (cached !== undefined) return cached;
     let tokens = 0;
-    for (const chunk of countableChunks(text, this.split)) {
-      await clock.maybeYield();
-      tokens += this.pieces.count(chunk);
+    let sinceCheck = 0;
+    const pieces = new TextPieces(text, this.split);
+    while (pieces.next()) {
+      tokens += this.counter.count(pieces.source, pieces.start, pieces.end);
+      if (++sinceCheck === PIECES_BETWEEN_CLOCK_CHECKS) {
+        sinceCheck = 0;
+        if (clock.due()) await clock.yield();
+      }
     }
     this.byText.set(text, tokens);
     return tokens;
@@ -201,15 +210,18 @@ class YieldClock {
 
   constructor(private readonly signal: AbortSignal | undefined) {}
 
-  async maybeYield(): Promise<void> {
-    if (performance.now() - this.sliceStart < YIELD_AFTER_MS) return;
+  due(): boolean {
+    return performance.now() - this.sliceStart >= YIELD_AFTER_MS;
+  }
+
+  async yield(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.signal?.throwIfAborted();
     this.sliceStart = performance.now();
   }
 }
 
-/** The split pattern each encoding's tokenizer applies first (see `token-chunks.ts`). */
+/** The split pattern of each encoding (see `token-split-patterns.ts`). */
 const SPLITS: Record<TokenEncoding, RegExp> = {
   o200k_base: O200K_SPLIT,
   o200k_harmony: O200K_SPLIT,
@@ -218,8 +230,8 @@ const SPLITS: Record<TokenEncoding, RegExp> = {
   r50k_base: R50K_SPLIT,
 };
 
-/** What `tiktoken` loads for each encoding. */
-const ENGINES: Record<TokenEncoding, TiktokenEncoding> = {
+/** The ranks each encoding merges by. */
+const RANKS: Record<TokenEncoding, RankedEncoding> = {
   o200k_base: 'o200k_base',
   o200k_harmony: 'o200k_base',
   cl100k_base: 'cl100k_base',
@@ -227,19 +239,19 @@ const ENGINES: Record<TokenEncoding, TiktokenEncoding> = {
   r50k_base: 'r50k_base',
 };
 
-/** One encoder per encoding for the whole process, loaded by the first counter that needs it. */
-const encoders = new Map<TiktokenEncoding, Tiktoken>();
+/** One piece counter per set of ranks for the whole process, loaded by the first that needs it. */
+const counters = new Map<RankedEncoding, BytePairCounter>();
 
-function loadEncoding(encoding: TokenEncoding): { encoder: Tiktoken; split: RegExp } {
-  if (!Object.hasOwn(ENGINES, encoding))
+function loadEncoding(encoding: TokenEncoding): { counter: BytePairCounter; split: RegExp } {
+  if (!Object.hasOwn(RANKS, encoding))
     throw new RangeError(
-      `unknown token encoding "${encoding}"; use one of ${Object.keys(ENGINES).join(', ')}`,
+      `unknown token encoding "${encoding}"; use one of ${Object.keys(RANKS).join(', ')}`,
     );
-  const engine = ENGINES[encoding];
-  let encoder = encoders.get(engine);
-  if (!encoder) {
-    encoder = get_encoding(engine);
-    encoders.set(engine, encoder);
+  const ranks = RANKS[encoding];
+  let counter = counters.get(ranks);
+  if (!counter) {
+    counter = new BytePairCounter(loadMergeableRanks(ranks));
+    counters.set(ranks, counter);
   }
-  return { encoder, split: SPLITS[encoding] };
+  return { counter, split: SPLITS[encoding] };
 }
