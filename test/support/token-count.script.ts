@@ -2,13 +2,13 @@
  * Counts a text of a kind of `PATHOLOGICAL_TEXTS`, of the given size in UTF-8 bytes (by default
  * 4 MB, the admin API's body limit), with `TokenCounter.countAsync` in a process of its own, so that what it measures is the count alone (a test runner's own heap and
  * garbage collection stay out): the CPU time it took, the longest event-loop delay meanwhile, and
- * the longest the count held the loop in CPU time. A ticker notes the process's CPU time each
- * time the loop is free; the most spent between two ticks is the longest synchronous stretch.
- * Unlike the wall-clock delay, it does not grow when the machine is busy and the process waits
- * for a CPU. Prints `ready`, waits for `go`, prints a `TokenCountResult`.
+ * the longest the count held the loop in CPU time (`EventLoopHold`, the server's own measure, with
+ * a 1 ms ticker). Unlike the wall-clock delay, it does not grow when the machine is busy and the
+ * process waits for a CPU. Prints `ready`, waits for `go`, prints a `TokenCountResult`.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { TokenCounter, userMessage } from '@agent-memory/memory';
+import { EventLoopHold } from '../../apps/api/src/metrics/event-loop-hold';
 import { readyAndWaitForGo } from './child-script';
 import { PATHOLOGICAL_TEXTS } from './random-text';
 
@@ -25,26 +25,6 @@ export interface TokenCountResult {
 
 const cpuMsOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
-/** Notes the most CPU time spent between two turns of the loop, until stopped. */
-function watchLoopHolds(): () => number {
-  let last = cpuMsOf(process.cpuUsage());
-  let most = 0;
-  let timer: NodeJS.Timeout;
-  const tick = () => {
-    const now = cpuMsOf(process.cpuUsage());
-    most = Math.max(most, now - last);
-    last = now;
-    timer = setTimeout(tick, 1);
-  };
-  timer = setTimeout(tick, 1);
-  return () => {
-    clearTimeout(timer);
-    tick();
-    clearTimeout(timer);
-    return most;
-  };
-}
-
 async function main(kind: string, bytes: number): Promise<void> {
   const make = PATHOLOGICAL_TEXTS[kind];
   if (!make) throw new Error(`unknown text kind "${kind}"`);
@@ -53,11 +33,13 @@ async function main(kind: string, bytes: number): Promise<void> {
   await readyAndWaitForGo();
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  const stopWatching = watchLoopHolds();
+  const hold = new EventLoopHold(1);
+  hold.start();
   const started = process.cpuUsage();
   const tokens = await counter.countAsync([userMessage(text)]);
   const used = process.cpuUsage(started);
-  const maxHoldCpuMs = stopWatching();
+  const maxHoldCpuMs = hold.takeMaxMs();
+  hold.stop();
   delay.disable();
   const result: TokenCountResult = {
     tokens,

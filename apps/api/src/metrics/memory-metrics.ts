@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { BackendKind, CompactionJob } from '@agent-memory/memory';
 import type {
@@ -7,6 +7,7 @@ import type {
   SessionSizeEvent,
   StoreObserver,
 } from '@agent-memory/memory/observability';
+import { EventLoopHold } from './event-loop-hold';
 
 /** Error codes that mean a session reached its size limit. */
 const SIZE_LIMIT_CODES = new Set(['SESSION_TOO_LARGE']);
@@ -31,12 +32,15 @@ const REMOVING_OPERATIONS = new Set(['delete', 'clear']);
  * - `agent_memory_session_size_ratio{backend}`: each written session's bytes over its size limit
  *   (NATS payload, JSON-file `maxSessionBytes`), and `agent_memory_sessions_near_size_limit{backend}`:
  *   sessions whose last write this process saw was at least 80% of the limit ({@link sessionSize});
- * - the process's default metrics (CPU, memory, event loop lag), prefixed `agent_memory_`.
+ * - the process's default metrics (CPU, memory, event loop lag), prefixed `agent_memory_`, and
+ *   `agent_memory_eventloop_hold_max_seconds`: the longest CPU time spent between two turns of the
+ *   event loop since the previous scrape ({@link EventLoopHold}: unlike the lag, not raised by
+ *   waiting for a CPU, so it tells a blocking call from a starved process).
  *
  * It also logs each failed call at warn level with session id, operation and code (never a
  * message's text), and each call at debug level.
  */
-export class MemoryMetrics implements MemoryObserver, StoreObserver {
+export class MemoryMetrics implements MemoryObserver, StoreObserver, OnModuleDestroy {
   readonly registry = new Registry();
   private readonly logger = new Logger('Memory');
   private readonly operations = new Counter({
@@ -98,10 +102,25 @@ export class MemoryMetrics implements MemoryObserver, StoreObserver {
   /** Per backend, the ids of the sessions near their limit. */
   private readonly nearLimitIds = new Map<BackendKind, Set<string>>();
 
+  private readonly loopHold = new EventLoopHold();
+
   constructor(opts: { defaultMetrics?: boolean } = {}) {
-    if (opts.defaultMetrics !== false) {
-      collectDefaultMetrics({ register: this.registry, prefix: 'agent_memory_' });
-    }
+    if (opts.defaultMetrics === false) return;
+    collectDefaultMetrics({ register: this.registry, prefix: 'agent_memory_' });
+    const hold = this.loopHold;
+    hold.start();
+    new Gauge({
+      name: 'agent_memory_eventloop_hold_max_seconds',
+      help: 'Longest CPU time spent between two turns of the event loop since the previous scrape (waits for a CPU excluded, unlike the lag)',
+      registers: [this.registry],
+      collect() {
+        this.set(hold.takeMaxMs() / 1000);
+      },
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.loopHold.stop();
   }
 
   operation(event: MemoryOperationEvent): void {
