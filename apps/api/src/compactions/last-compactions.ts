@@ -29,6 +29,12 @@ export class LastCompactions {
   private store: Promise<CompactionJobStore | undefined> = Promise.resolve(undefined);
   private ttlMs = 86_400_000;
   private readonly local = new Map<string, CompactionJob>();
+  /**
+   * Each session's writes in flight, chained: two jobs of a session that finish moments apart
+   * would otherwise race to the store (two puts on other connections or files land in either
+   * order), and the earlier job could end up recorded as the last.
+   */
+  private readonly writes = new Map<string, Promise<void>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -45,6 +51,10 @@ export class LastCompactions {
    */
   async record(job: CompactionJob): Promise<void> {
     if (job.state === 'done' && !job.result?.compacted && !job.force && !job.dryRun) return;
+    await this.inOrder(job.sessionId, () => this.write(job));
+  }
+
+  private async write(job: CompactionJob): Promise<void> {
     try {
       const store = await this.store;
       if (!store) {
@@ -86,6 +96,10 @@ export class LastCompactions {
 
   /** Forgets a cleared or deleted session's record (an expired copy replaces the shared one). */
   async forget(sessionId: string): Promise<void> {
+    await this.inOrder(sessionId, () => this.erase(sessionId));
+  }
+
+  private async erase(sessionId: string): Promise<void> {
     this.local.delete(sessionId);
     const store = await this.store;
     const now = this.now();
@@ -100,5 +114,18 @@ export class LastCompactions {
       leaseExpiresAt: now,
       expiresAt: now,
     });
+  }
+
+  /** Runs `write` after the session's writes already in flight, in call order. */
+  private async inOrder(sessionId: string, write: () => Promise<void>): Promise<void> {
+    const previous = this.writes.get(sessionId) ?? Promise.resolve();
+    // A failed forget must not stop the writes queued after it.
+    const current = previous.catch(() => undefined).then(write);
+    this.writes.set(sessionId, current);
+    try {
+      await current;
+    } finally {
+      if (this.writes.get(sessionId) === current) this.writes.delete(sessionId);
+    }
   }
 }
