@@ -177,6 +177,25 @@ describe('text every store can keep', () => {
     );
   });
 
+  it.each([
+    [
+      {
+        role: 'assistant',
+        parts: [],
+        toolCalls: [
+          { id: 'a', function: { name: 'f', arguments: '{}' } },
+          { id: 'b', function: { name: 'g', arguments: '{"x":"\u0000"}' } },
+        ],
+      },
+      'messages[1].toolCalls[1].function.arguments',
+    ],
+    [{ role: 'tool', parts: [], toolCallId: 'c\uDC00' }, 'messages[1].toolCallId'],
+    [{ role: 'user', parts: [], name: 'ada\u0000' }, 'messages[1].name'],
+  ])('validateMessages refuses %j naming the path', (bad, path) => {
+    const batch = [userMessage('fine'), bad];
+    expect(() => validateMessages(batch)).toThrow(expect.objectContaining({ path }));
+  });
+
   it('says where the bad character is and what it is', () => {
     expect(unstorableTextReason('ab\u0000')).toMatch(/NUL character \(\\u0000\) at offset 2/);
     expect(unstorableTextReason('a\uDC00')).toMatch(/lone surrogate \(\\uDC00\) at offset 1/);

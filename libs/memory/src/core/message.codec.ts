@@ -97,37 +97,35 @@ export function decodeMessages(values: readonly unknown[], path = 'messages'): M
   return values.map((value, index) => decodeMessage(value, `${path}[${index}]`));
 }
 
-/** Every string of a canonical message, with its path. */
-function messageStrings(message: Message, path: string): [string, string | undefined][] {
-  const strings: [string, string | undefined][] = [];
+/**
+ * Throws when a string of `message` cannot be stored, naming the first (per part: text, signature,
+ * image URL, image data, MIME type; per tool call: id, function name, arguments; then the tool
+ * call id and the name). Every save runs this on every message, so a string's path is built only
+ * for the error.
+ */
+function assertStorableStrings(message: Message, path: string): void {
   message.parts.forEach((part, i) => {
-    const at = `${path}.parts[${i}]`;
-    strings.push(
-      [`${at}.text`, part.text],
-      [`${at}.signature`, part.signature],
-      [`${at}.imageUrl`, part.imageUrl],
-      [`${at}.imageBase64`, part.imageBase64],
-      [`${at}.mimeType`, part.mimeType],
-    );
+    for (const field of PART_STRINGS) {
+      assertStorable(part[field], () => `${path}.parts[${i}].${field}`);
+    }
   });
   message.toolCalls?.forEach((call, i) => {
-    const at = `${path}.toolCalls[${i}]`;
-    strings.push(
-      [`${at}.id`, call.id],
-      [`${at}.function.name`, call.function.name],
-      [`${at}.function.arguments`, call.function.arguments],
-    );
+    assertStorable(call.id, () => `${path}.toolCalls[${i}].id`);
+    assertStorable(call.function.name, () => `${path}.toolCalls[${i}].function.name`);
+    assertStorable(call.function.arguments, () => `${path}.toolCalls[${i}].function.arguments`);
   });
-  strings.push([`${path}.toolCallId`, message.toolCallId], [`${path}.name`, message.name]);
-  return strings;
+  assertStorable(message.toolCallId, () => `${path}.toolCallId`);
+  assertStorable(message.name, () => `${path}.name`);
 }
 
-function assertStorableStrings(message: Message, path: string): void {
-  for (const [at, text] of messageStrings(message, path)) {
-    if (text === undefined) continue;
-    const problem = unstorableTextReason(text);
-    if (problem) throw new InvalidMessageError(at, problem);
-  }
+/** The string fields of a content part, in the order they are checked. */
+const PART_STRINGS = ['text', 'signature', 'imageUrl', 'imageBase64', 'mimeType'] as const;
+
+/** Throws `InvalidMessageError` at `at()` when `text` cannot be stored. */
+function assertStorable(text: string | undefined, at: () => string): void {
+  if (text === undefined) return;
+  const problem = unstorableTextReason(text);
+  if (problem) throw new InvalidMessageError(at(), problem);
 }
 
 const TEXT_PART_TYPES: ReadonlySet<ContentPartType> = new Set([
