@@ -72,8 +72,8 @@ interface MessageCost {
  * per 128 characters.
  *
  * Time is linear in the text's length on any input. On this project's 2-core machine, 4 MB (the
- * admin API's body limit) of random letters or base64 of random bytes takes about 0.3 s of CPU, of
- * random emoji or CJK about 0.3 to 0.4 s, of a run of one character or of spaces under 0.1 s.
+ * admin API's body limit) of random letters or base64 of random bytes takes 0.3 to 0.4 s of CPU, of
+ * random emoji or CJK 0.25 to 0.4 s, of a run of one character about 0.2 s, of spaces 0.1 s.
  * {@link count} runs in one go; {@link countAsync} gives the event loop a turn every 5 ms, for
  * contexts that may be large.
  *
