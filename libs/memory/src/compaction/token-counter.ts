@@ -47,8 +47,6 @@ export interface AsyncCountOptions {
  */
 const MAX_GENERATION_CHARS = 16 * 1024 * 1024;
 const MAX_GENERATION_TEXTS = 100_000;
-/** Roles are a closed set; the bound only guards against a store handing out odd ones. */
-const MAX_CACHED_ROLES = 16;
 /** The async counts give the event loop a turn after this much counting. */
 const YIELD_AFTER_MS = 5;
 /**
@@ -93,7 +91,6 @@ export class TokenCounter {
   private readonly split: RegExp;
   private readonly byMessage = new WeakMap<Message, number>();
   private readonly byText = new TwoGenerationCache(MAX_GENERATION_TEXTS, MAX_GENERATION_CHARS);
-  private readonly byRole = new Map<string, number>();
 
   constructor(opts: TokenCounterOptions = {}) {
     this.encoding = opts.encoding ?? 'o200k_base';
@@ -126,7 +123,7 @@ export class TokenCounter {
         continue;
       }
       const cost = messageCost(message);
-      let tokens = cost.fixed + this.countRole(message.role);
+      let tokens = cost.fixed + this.countText(message.role);
       for (const text of cost.texts) tokens += await this.countTextAsync(text, clock);
       this.byMessage.set(message, tokens);
       total += tokens;
@@ -139,7 +136,7 @@ export class TokenCounter {
     const cached = this.byMessage.get(message);
     if (cached !== undefined) return cached;
     const cost = messageCost(message);
-    let tokens = cost.fixed + this.countRole(message.role);
+    let tokens = cost.fixed + this.countText(message.role);
     for (const text of cost.texts) tokens += this.countText(text);
     this.byMessage.set(message, tokens);
     return tokens;
@@ -153,16 +150,6 @@ export class TokenCounter {
     const pieces = new TextPieces(text, this.split);
     while (pieces.next()) tokens += this.counter.count(pieces.source, pieces.start, pieces.end);
     this.byText.set(text, tokens);
-    return tokens;
-  }
-
-  /** A role's tokens, counted once: every message has one of a handful of roles. */
-  private countRole(role: string): number {
-    let tokens = this.byRole.get(role);
-    if (tokens === undefined) {
-      tokens = this.countText(role);
-      if (this.byRole.size < MAX_CACHED_ROLES) this.byRole.set(role, tokens);
-    }
     return tokens;
   }
 

@@ -71,9 +71,7 @@ export class TextPieces {
     private readonly text: string,
     split: RegExp,
   ) {
-    // Sticky: every character belongs to some piece of these patterns, so pieces follow each other
-    // and `test` gives each one's end without building a match.
-    this.pattern = new RegExp(split.source, `${split.flags.replace(/[gy]/g, '')}y`);
+    this.pattern = stickyOf(split);
   }
 
   /** Moves to the next piece; false at the end of the text. */
@@ -149,6 +147,23 @@ export class TextPieces {
     this.sliceFrom = to;
     return true;
   }
+}
+
+/** The sticky form of each split pattern, made once: every text's walk would otherwise compile it. */
+const sticky = new WeakMap<RegExp, RegExp>();
+
+/**
+ * `split` as a sticky pattern: every character belongs to some piece of these patterns, so pieces
+ * follow each other and `test` gives each one's end without building a match. Walks share it:
+ * each sets `lastIndex` right before its `test`, and nothing runs between the two.
+ */
+function stickyOf(split: RegExp): RegExp {
+  let pattern = sticky.get(split);
+  if (!pattern) {
+    pattern = new RegExp(split.source, `${split.flags.replace(/[gy]/g, '')}y`);
+    sticky.set(split, pattern);
+  }
+  return pattern;
 }
 
 /**

@@ -37,9 +37,18 @@ export interface MemoryTableNames {
   };
   /**
    * The text the per-session advisory lock key is hashed from, before the session id: writers of
-   * one session of these tables take `pg_advisory_xact_lock(hashtextextended(lockKey || id, 0))`.
+   * one session of these tables take `pg_advisory_xact_lock` on {@link sessionLockKeySql}.
    */
   readonly lockKey: string;
+}
+
+/**
+ * The SQL of a session's advisory lock key, for the session given by `session` (a parameter such
+ * as `$1`, or a column or argument name): the store's statements and the save procedure take the
+ * same lock through it. The key text holds only validated identifiers, so it is safe in a literal.
+ */
+export function sessionLockKeySql(names: MemoryTableNames, session: string): string {
+  return `hashtextextended('${names.lockKey}' || ${session}, 0)`;
 }
 
 /** The triggers on the messages table (names are per table, so they need no prefix). */

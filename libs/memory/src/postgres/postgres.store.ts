@@ -34,7 +34,7 @@ import {
 import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf } from './save-groups';
 import { preparedQuery } from './postgres-prepared';
-import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
+import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
 import { decodeContextRows, decodeRowMessage, type ContextRow } from './postgres-rows';
 import { NOW_MS } from './sql-now';
@@ -365,10 +365,9 @@ function savedRange(seqs: readonly number[]): SaveResult {
 }
 
 /** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
-function statements({ messages, snapshots, sessions, functions, lockKey }: MemoryTableNames) {
-  // The key text holds only validated identifiers, so it is safe inside a literal.
-  const lockKeyOf = `hashtextextended('${lockKey}' || $1, 0)`;
-  const lock = `pg_advisory_xact_lock(${lockKeyOf})`;
+function statements(names: MemoryTableNames) {
+  const { messages, snapshots, sessions, functions } = names;
+  const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   return {
     // The save: see the CreateSaveProcedure migration. With early release ($3) it may commit in
     // the middle, so it then runs outside a transaction; a keyed save's transaction calls it

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import type { MemoryTableNames } from '../memory-table-names';
+import { sessionLockKeySql, type MemoryTableNames } from '../memory-table-names';
 import { lockMigrationDdl } from './migration-lock';
 import { NOW_MS } from '../sql-now';
 
@@ -21,10 +21,9 @@ export class CreateSaveProcedure1764970000000 implements MigrationInterface {
   constructor(private readonly names: MemoryTableNames) {}
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const { messages, sessions, functions, lockKey } = this.names;
+    const { messages, sessions, functions } = this.names;
     await lockMigrationDdl(queryRunner);
-    // The key text holds only validated identifiers, so it is safe inside a literal.
-    const key = `hashtextextended('${lockKey}' || for_session, 0)`;
+    const key = sessionLockKeySql(this.names, 'for_session');
     await queryRunner.query(
       `CREATE OR REPLACE PROCEDURE ${functions.save}(
          for_session text, batch jsonb, early boolean, INOUT seqs bigint[] DEFAULT NULL
