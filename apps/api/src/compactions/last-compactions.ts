@@ -1,9 +1,17 @@
 import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { CompactionJob, CompactionJobStore } from '@agent-memory/memory';
+import type { CompactionJob, CompactionJobStore, StoredCompactionJob } from '@agent-memory/memory';
 
 /** What a stored record of a session's last compaction answers for (never runs again). */
 const OWNER = 'last-compaction';
+
+/**
+ * A session's record in the job store: a copy of its last job, whose own id is `jobId` (the
+ * record's `id` is {@link lastCompactionKey}), or, with `jobId` null, a forget: it lives as long as
+ * a record would, so that a record of a job that finished before the forget, written late by
+ * another replica, does not bring the session's last compaction back.
+ */
+type LastCompactionRecord = StoredCompactionJob & { jobId: string | null };
 
 /**
  * The id a session's last compaction is kept under in the compaction job store: a UUID derived
@@ -22,7 +30,9 @@ export function lastCompactionKey(sessionId: string): string {
  * Each session's last finished compaction (done or failed, dry runs included), kept where every
  * replica reads it: a copy of the job under {@link lastCompactionKey} in the same job store as the
  * jobs themselves (the sessions' database, bucket or folder), for the job TTL. Without a shared
- * store (the in-process `simple` backend) it is kept in this process.
+ * store (the in-process `simple` backend) it is kept in this process. Every replica writes that
+ * one record, so it is written with `putIfNewer`: of two replicas recording at once, the job that
+ * finished last stays (a forget counts as finishing when it is asked for).
  */
 export class LastCompactions {
   private readonly logger = new Logger('LastCompactions');
@@ -30,9 +40,9 @@ export class LastCompactions {
   private ttlMs = 86_400_000;
   private readonly local = new Map<string, CompactionJob>();
   /**
-   * Each session's writes in flight, chained: two jobs of a session that finish moments apart
-   * would otherwise race to the store (two puts on other connections or files land in either
-   * order), and the earlier job could end up recorded as the last.
+   * Each session's writes in flight from this process, chained in call order: `putIfNewer` keeps
+   * the later finish across replicas, and the chain also orders this process's writes that carry
+   * the same millisecond (a forget right after a record).
    */
   private readonly writes = new Map<string, Promise<void>>();
 
@@ -62,7 +72,7 @@ export class LastCompactions {
         return;
       }
       const now = this.now();
-      await store.put({
+      const record: LastCompactionRecord = {
         ...job,
         id: lastCompactionKey(job.sessionId),
         owner: OWNER,
@@ -70,7 +80,8 @@ export class LastCompactions {
         expiresAt: now + this.ttlMs,
         // The real job's id stays readable: it is what `GET /api/compactions/:id` knows.
         jobId: job.id,
-      } as Parameters<CompactionJobStore['put']>[0]);
+      };
+      await store.putIfNewer(record);
     } catch (error) {
       this.logger.warn(
         `could not record the last compaction of "${job.sessionId}": ${error instanceof Error ? error.message : String(error)}`,
@@ -82,19 +93,14 @@ export class LastCompactions {
   async last(sessionId: string): Promise<CompactionJob | null> {
     const store = await this.store;
     if (!store) return this.local.get(sessionId) ?? null;
-    const stored = await store.get(lastCompactionKey(sessionId));
+    const stored = (await store.get(lastCompactionKey(sessionId))) as LastCompactionRecord | null;
     if (!stored || stored.expiresAt <= this.now() || stored.sessionId !== sessionId) return null;
-    const {
-      owner: _owner,
-      leaseExpiresAt: _lease,
-      expiresAt: _expires,
-      jobId,
-      ...job
-    } = stored as typeof stored & { jobId?: string };
+    const { owner: _owner, leaseExpiresAt: _lease, expiresAt: _expires, jobId, ...job } = stored;
+    if (jobId === null) return null;
     return { ...job, id: jobId ?? job.id };
   }
 
-  /** Forgets a cleared or deleted session's record (an expired copy replaces the shared one). */
+  /** Forgets a cleared or deleted session's record (a forget replaces the shared one). */
   async forget(sessionId: string): Promise<void> {
     await this.inOrder(sessionId, () => this.erase(sessionId));
   }
@@ -102,18 +108,23 @@ export class LastCompactions {
   private async erase(sessionId: string): Promise<void> {
     this.local.delete(sessionId);
     const store = await this.store;
+    if (!store) return;
     const now = this.now();
-    await store?.put({
+    const at = new Date(now).toISOString();
+    const forgotten: LastCompactionRecord = {
       id: lastCompactionKey(sessionId),
       sessionId,
       force: false,
       dryRun: false,
       state: 'failed',
-      createdAt: new Date(now).toISOString(),
+      createdAt: at,
+      finishedAt: at,
       owner: OWNER,
       leaseExpiresAt: now,
-      expiresAt: now,
-    });
+      expiresAt: now + this.ttlMs,
+      jobId: null,
+    };
+    await store.putIfNewer(forgotten);
   }
 
   /** Runs `write` after the session's writes already in flight, in call order. */

@@ -22,13 +22,21 @@ export interface StoredCompactionJob extends CompactionJob {
  * process ({@link InMemoryCompactionJobStore}); the PostgreSQL, NATS and JSON-file entry points
  * each have one that keeps them next to the sessions.
  *
- * Writes of one job come from its one owner, in order; a store needs no compare-and-swap. A store
- * returns what it holds, expired or not (the caller compares `expiresAt` with its clock), and
- * deletes expired jobs in its own time.
+ * Writes of one job come from its one owner, in order, so `put` needs no compare-and-swap. A record
+ * several processes write (a session's last compaction) goes through `putIfNewer`, which compares.
+ * A store returns what it holds, expired or not (the caller compares `expiresAt` with its clock),
+ * and deletes expired jobs in its own time.
  */
 export interface CompactionJobStore {
   /** Inserts or replaces the job (keyed by `id`, a UUID). */
   put(job: StoredCompactionJob): Promise<void>;
+  /**
+   * Inserts or replaces the job unless the one stored under its id finished later (`finishedAt`;
+   * a job without one counts as oldest), as one atomic step against other processes' writes: when
+   * two replicas record jobs under one id at once, the job that finished last stays, whichever
+   * write lands last. Resolves with whether it stored the job.
+   */
+  putIfNewer(job: StoredCompactionJob): Promise<boolean>;
   /** The job with that id, or null. `jobId` is already checked to be a UUID-like token. */
   get(jobId: string): Promise<StoredCompactionJob | null>;
 }

@@ -1,4 +1,5 @@
 import type { CompactionJobStore, StoredCompactionJob } from './compaction-job-store.interface';
+import { finishedAfter } from './job-finish-order';
 
 /**
  * The default {@link CompactionJobStore}: a map in this process, so only this process answers for
@@ -20,6 +21,13 @@ export class InMemoryCompactionJobStore implements CompactionJobStore {
       if (stored.expiresAt > now) break;
       this.jobs.delete(id);
     }
+  }
+
+  async putIfNewer(job: StoredCompactionJob): Promise<boolean> {
+    const stored = this.jobs.get(job.id);
+    if (stored && finishedAfter(stored, job)) return false;
+    await this.put(job);
+    return true;
   }
 
   async get(jobId: string): Promise<StoredCompactionJob | null> {

@@ -16,7 +16,7 @@ import { natsCompactionJobStore } from '../nats/nats-compaction-job.store';
 import { ensureMemorySchema } from '../postgres/memory-schema';
 import { PostgresCompactionJobStore } from '../postgres/postgres-compaction-job.store';
 import type { CompactionJob } from './compaction-job.interface';
-import type { CompactionJobStore } from './compaction-job-store.interface';
+import type { CompactionJobStore, StoredCompactionJob } from './compaction-job-store.interface';
 import { InMemoryCompactionJobStore } from './in-memory-compaction-job.store';
 import { JOB_OWNER_LOST, SharedCompactionJobs } from './shared-compaction-jobs';
 
@@ -103,10 +103,11 @@ describe('shared compaction jobs', () => {
     let clock: TestClock;
     let first: SharedCompactionJobs;
     let second: SharedCompactionJobs;
+    let store: CompactionJobStore;
 
     beforeEach(async () => {
       clock = new TestClock();
-      const store = await make(clock);
+      store = await make(clock);
       const options = { store, ttlMs: TTL_MS, leaseMs: LEASE_MS, now: clock.now };
       first = new SharedCompactionJobs(options);
       second = new SharedCompactionJobs(options);
@@ -169,6 +170,36 @@ describe('shared compaction jobs', () => {
       await first.record(job(id, 'done'));
       clock.ms += TTL_MS;
       expect(await second.lookup(id)).toBeNull();
+    });
+
+    /** A stored job that finished `second` seconds into 2026 (or never, for null). */
+    const finishedAt = (id: string, second: number | null): StoredCompactionJob => ({
+      ...job(id, second === null ? 'running' : 'done'),
+      ...(second === null
+        ? {}
+        : { finishedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString() }),
+      owner: 'replica',
+      leaseExpiresAt: clock.ms + LEASE_MS,
+      expiresAt: clock.ms + TTL_MS,
+    });
+
+    it('keeps, under putIfNewer, the job that finished last, whichever write comes last', async () => {
+      const id = 'e1e1e1e1-0000-4000-8000-000000000005';
+      expect(await store.putIfNewer(finishedAt(id, 5))).toBe(true);
+      expect(await store.putIfNewer(finishedAt(id, 3))).toBe(false);
+      expect(await store.putIfNewer(finishedAt(id, null))).toBe(false);
+      expect((await store.get(id))!.finishedAt).toBe('2026-01-01T00:00:05.000Z');
+      expect(await store.putIfNewer(finishedAt(id, 5))).toBe(true);
+      expect(await store.putIfNewer(finishedAt(id, 7))).toBe(true);
+      expect((await store.get(id))!.finishedAt).toBe('2026-01-01T00:00:07.000Z');
+    });
+
+    it('keeps the job that finished last of putIfNewer writes racing each other', async () => {
+      const id = 'f2f2f2f2-0000-4000-8000-000000000006';
+      const seconds = [4, 9, 1, 6, 8, 2, 7, 3];
+      const stored = await Promise.all(seconds.map((s) => store.putIfNewer(finishedAt(id, s))));
+      expect(stored[seconds.indexOf(9)]).toBe(true);
+      expect((await store.get(id))!.finishedAt).toBe('2026-01-01T00:00:09.000Z');
     });
 
     it('answers null for ids that are not job ids, without a lookup that could escape', async () => {

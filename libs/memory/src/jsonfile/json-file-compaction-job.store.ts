@@ -4,7 +4,9 @@ import type {
   CompactionJobStore,
   StoredCompactionJob,
 } from '../compaction/compaction-job-store.interface';
+import { finishedAfter } from '../compaction/job-finish-order';
 import { writeFileAtomic } from './atomic-write';
+import { withFileLock } from './file-lock';
 
 /** How often, at most, a write also deletes the expired job files (ms). */
 const EXPIRED_SWEEP_INTERVAL_MS = 60_000;
@@ -37,14 +39,22 @@ export class JsonFileCompactionJobStore implements CompactionJobStore {
   }
 
   async put(job: StoredCompactionJob): Promise<void> {
-    this.ready ??= mkdir(this.options.dir, { recursive: true });
-    await this.ready;
+    await this.folder();
     await writeFileAtomic(this.path(job.id), JSON.stringify(job));
-    const now = this.now();
-    if (now >= this.nextSweepAt) {
-      this.nextSweepAt = now + EXPIRED_SWEEP_INTERVAL_MS;
-      await this.sweep(now);
-    }
+    await this.sweepIfDue();
+  }
+
+  /** Reads, compares and replaces the job's file under its cross-process lock (`<file>.lock`). */
+  async putIfNewer(job: StoredCompactionJob): Promise<boolean> {
+    await this.folder();
+    const stored = await withFileLock(job.sessionId, this.path(job.id), async () => {
+      const current = await this.get(job.id);
+      if (current && finishedAfter(current, job)) return false;
+      await writeFileAtomic(this.path(job.id), JSON.stringify(job));
+      return true;
+    });
+    await this.sweepIfDue();
+    return stored;
   }
 
   async get(jobId: string): Promise<StoredCompactionJob | null> {
@@ -54,6 +64,19 @@ export class JsonFileCompactionJobStore implements CompactionJobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  private folder(): Promise<unknown> {
+    this.ready ??= mkdir(this.options.dir, { recursive: true });
+    return this.ready;
+  }
+
+  /** Deletes the expired job files, at most once every {@link EXPIRED_SWEEP_INTERVAL_MS}. */
+  private async sweepIfDue(): Promise<void> {
+    const now = this.now();
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + EXPIRED_SWEEP_INTERVAL_MS;
+    await this.sweep(now);
   }
 
   private path(jobId: string): string {

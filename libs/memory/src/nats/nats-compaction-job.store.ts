@@ -4,7 +4,15 @@ import type {
   CompactionJobStore,
   StoredCompactionJob,
 } from '../compaction/compaction-job-store.interface';
-import { natsRequest } from './nats-request.error';
+import { finishedAfter } from '../compaction/job-finish-order';
+import { ConcurrentUpdateError } from '../core/errors';
+import { isWrongLastSequence, natsRequest } from './nats-request.error';
+
+/**
+ * Compare-and-swap rounds `putIfNewer` makes before it gives up: a round is lost only to another
+ * write of the same id in between, and a session's last compaction is written once a job.
+ */
+const PUT_IF_NEWER_ATTEMPTS = 10;
 
 /** Options of {@link natsCompactionJobStore}. */
 export interface NatsCompactionJobStoreOptions {
@@ -32,16 +40,39 @@ export async function natsCompactionJobStore(
       .jetstream({ timeout })
       .views.kv(options.bucket, { history: 1, ttl: options.ttlMs, timeout }),
   );
+  const read = async (jobId: string) => {
+    const entry = await natsRequest('read a compaction job', null, () => kv.get(jobId));
+    const job =
+      entry && entry.operation === 'PUT' && entry.value.length > 0
+        ? (JSON.parse(entry.string()) as StoredCompactionJob)
+        : null;
+    return { job, revision: entry?.revision ?? 0 };
+  };
   return {
     async put(job) {
       await natsRequest('store a compaction job', job.sessionId, () =>
         kv.put(job.id, JSON.stringify(job)),
       );
     },
+    // A read, then an update at the revision read: a write in between makes it fail, and we read again.
+    async putIfNewer(job) {
+      for (let attempt = 0; attempt < PUT_IF_NEWER_ATTEMPTS; attempt++) {
+        const { job: stored, revision } = await read(job.id);
+        if (stored && finishedAfter(stored, job)) return false;
+        try {
+          const value = JSON.stringify(job);
+          await natsRequest('store a compaction job', job.sessionId, () =>
+            revision === 0 ? kv.create(job.id, value) : kv.update(job.id, value, revision),
+          );
+          return true;
+        } catch (error) {
+          if (!isWrongLastSequence(error)) throw error;
+        }
+      }
+      throw new ConcurrentUpdateError(job.sessionId, PUT_IF_NEWER_ATTEMPTS);
+    },
     async get(jobId) {
-      const entry = await natsRequest('read a compaction job', null, () => kv.get(jobId));
-      if (!entry || entry.operation !== 'PUT' || entry.value.length === 0) return null;
-      return JSON.parse(entry.string()) as StoredCompactionJob;
+      return (await read(jobId)).job;
     },
   };
 }

@@ -47,16 +47,42 @@ export class PostgresCompactionJobStore implements CompactionJobStore {
         [job.id, JSON.stringify(job), job.expiresAt],
       ),
     );
+    await this.sweepIfDue();
+  }
+
+  /**
+   * One upsert whose update is conditional: the row lock of `ON CONFLICT` orders it after any
+   * concurrent write of the same id, and the condition then sees that write.
+   * @throws PostgresRequestError when the database does not answer.
+   */
+  async putIfNewer(job: StoredCompactionJob): Promise<boolean> {
+    const finished = (alias: string) =>
+      `coalesce((${alias}.job->>'finishedAt')::timestamptz, '-infinity')`;
+    const rows = (await pgRequest('store a compaction job', job.sessionId, () =>
+      this.dataSource.query(
+        `INSERT INTO ${this.table} AS stored (job_id, job, expires_at)
+         VALUES ($1, $2, to_timestamp($3::double precision / 1000))
+         ON CONFLICT (job_id) DO UPDATE SET job = EXCLUDED.job, expires_at = EXCLUDED.expires_at
+         WHERE ${finished('stored')} <= ${finished('EXCLUDED')}
+         RETURNING job_id`,
+        [job.id, JSON.stringify(job), job.expiresAt],
+      ),
+    )) as unknown[];
+    await this.sweepIfDue();
+    return rows.length > 0;
+  }
+
+  /** Deletes the expired rows, at most once every {@link EXPIRED_SWEEP_INTERVAL_MS}. */
+  private async sweepIfDue(): Promise<void> {
     const now = this.now();
-    if (now >= this.nextSweepAt) {
-      this.nextSweepAt = now + EXPIRED_SWEEP_INTERVAL_MS;
-      await pgRequest('delete expired compaction jobs', null, () =>
-        this.dataSource.query(
-          `DELETE FROM ${this.table} WHERE expires_at < to_timestamp($1::double precision / 1000)`,
-          [now],
-        ),
-      );
-    }
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + EXPIRED_SWEEP_INTERVAL_MS;
+    await pgRequest('delete expired compaction jobs', null, () =>
+      this.dataSource.query(
+        `DELETE FROM ${this.table} WHERE expires_at < to_timestamp($1::double precision / 1000)`,
+        [now],
+      ),
+    );
   }
 
   /** @throws PostgresRequestError when the database does not answer. */
