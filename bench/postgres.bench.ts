@@ -4,9 +4,10 @@
  * SQL on the same table layout, (b) the previous release's save statement (counters upserted in
  * the statement, serialised on the session row, no triggers) and (c) LangChain's
  * `PostgresChatMessageHistory`, whose retrieve loads the full history (it has no snapshots); then
- * 8 writers x 100 two-message turns on one session (in this process, then as 8 processes),
- * against a bare multi-row INSERT, counting split turns. Each comparison runs 3 alternating rounds and keeps each subject's best.
- * Everything lives in a schema of its own, dropped afterwards.
+ * 8 writers x 100 two-message turns on one session (in this process, then as 8 processes: fresh
+ * ones, and ones warmed by 1,000 saves each), against a bare multi-row INSERT, counting split
+ * turns. Each comparison runs alternating rounds (3; 2 for fresh processes) and keeps each
+ * subject's best. Everything lives in a schema of its own, dropped afterwards.
  */
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { PostgresChatMessageHistory } from '@langchain/community/stores/message/postgres';
