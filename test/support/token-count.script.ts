@@ -8,7 +8,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { TokenCounter, userMessage } from '@agent-memory/memory';
-import { EventLoopHold } from '../../apps/api/src/metrics/event-loop-hold';
+import { EventLoopHold, processCpuMs } from '../../apps/api/src/metrics/event-loop-hold';
 import { readyAndWaitForGo } from './child-script';
 import { PATHOLOGICAL_TEXTS } from './random-text';
 
@@ -23,8 +23,6 @@ export interface TokenCountResult {
   maxHoldCpuMs: number;
 }
 
-const cpuMsOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-
 async function main(kind: string, bytes: number): Promise<void> {
   const make = PATHOLOGICAL_TEXTS[kind];
   if (!make) throw new Error(`unknown text kind "${kind}"`);
@@ -35,16 +33,16 @@ async function main(kind: string, bytes: number): Promise<void> {
   delay.enable();
   const hold = new EventLoopHold(1);
   hold.start();
-  const started = process.cpuUsage();
+  const started = processCpuMs();
   const tokens = await counter.countAsync([userMessage(text)]);
-  const used = process.cpuUsage(started);
+  const cpuMs = processCpuMs() - started;
   const maxHoldCpuMs = hold.takeMaxMs();
   hold.stop();
   delay.disable();
   const result: TokenCountResult = {
     tokens,
     bytes: Buffer.byteLength(text),
-    cpuMs: cpuMsOf(used),
+    cpuMs,
     maxDelayMs: delay.max / 1e6,
     maxHoldCpuMs,
   };

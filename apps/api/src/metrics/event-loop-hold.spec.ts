@@ -1,15 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EventLoopHold } from './event-loop-hold';
-
-const cpuMs = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
+import { EventLoopHold, processCpuMs } from './event-loop-hold';
 
 /** Holds the event loop until the process has spent `ms` of CPU time. */
 function blockFor(ms: number): void {
-  const until = cpuMs() + ms;
-  while (cpuMs() < until);
+  const until = processCpuMs() + ms;
+  while (processCpuMs() < until);
 }
 
 describe('EventLoopHold', () => {

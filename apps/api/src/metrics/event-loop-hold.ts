@@ -19,7 +19,7 @@ export class EventLoopHold {
 
   start(): void {
     if (this.timer) return;
-    this.lastCpuMs = cpuMs();
+    this.lastCpuMs = processCpuMs();
     this.timer = setInterval(() => this.note(), this.intervalMs);
     // A metric never keeps the process alive.
     this.timer.unref();
@@ -39,13 +39,14 @@ export class EventLoopHold {
   }
 
   private note(): void {
-    const now = cpuMs();
+    const now = processCpuMs();
     this.mostMs = Math.max(this.mostMs, now - this.lastCpuMs);
     this.lastCpuMs = now;
   }
 }
 
-function cpuMs(): number {
+/** The CPU time this process has spent so far (every thread, user and system), in ms. */
+export function processCpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
 }

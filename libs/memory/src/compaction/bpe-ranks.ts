@@ -19,7 +19,7 @@ export interface MergeableRanks {
  * the same ranks its WebAssembly tokenizer is built from). Its `bpe_ranks` text holds lines of
  * base64 tokens: either `<token> <rank>`, or `! <rank> <token> <token> …` for tokens of
  * consecutive ranks from `<rank>` on (the form `tiktoken`'s own loader writes).
- * About 0.1 s for o200k_base's 200,000 tokens.
+ * About 0.2 s for o200k_base's 200,000 tokens, 0.07 s for cl100k_base's 100,000.
  */
 export function loadMergeableRanks(encoding: RankedEncoding): MergeableRanks {
   const path = require.resolve(`tiktoken/encoders/${encoding}.json`);

@@ -1,6 +1,9 @@
 import type { MergeableRanks } from './bpe-ranks';
 
-/** Most UTF-8 bytes of one piece counted; `countableChunks` hands over at most 128 characters. */
+/**
+ * Most UTF-8 bytes of one piece counted: `TextPieces` hands over at most 128 UTF-16 units (384
+ * bytes), and slices of long pieces at most 128 bytes.
+ */
 export const MAX_COUNTED_PIECE_BYTES = 1024;
 
 /** Positions and ranks share one 32-bit heap key: the rank above, the position below. */

@@ -75,8 +75,9 @@ interface MessageCost {
  * {@link count} runs in one go; {@link countAsync} gives the event loop a turn every 5 ms, for
  * contexts that may be large.
  *
- * The first counter of an encoding in a process loads it, which blocks for about 0.3 s (reading
- * its ranks, 200,000 for o200k_base, into typed arrays off the garbage collector's walk):
+ * The first counter of an encoding in a process loads it, which blocks for about 0.25 s for
+ * o200k_base (reading its 200,000 ranks into typed arrays off the garbage collector's walk, then
+ * hashing them into the counter's table):
  * construct counters at startup (the API's module and `SummaryCompactor` do), not inside a
  * request. Every later counter shares it; it is never freed.
  *

@@ -56,11 +56,11 @@ export async function natsCompactionJobStore(
     },
     // A read, then an update at the revision read: a write in between makes it fail, and we read again.
     async putIfNewer(job) {
+      const value = JSON.stringify(job);
       for (let attempt = 0; attempt < PUT_IF_NEWER_ATTEMPTS; attempt++) {
         const { job: stored, revision } = await read(job.id);
         if (stored && finishedAfter(stored, job)) return false;
         try {
-          const value = JSON.stringify(job);
           await natsRequest('store a compaction job', job.sessionId, () =>
             revision === 0 ? kv.create(job.id, value) : kv.update(job.id, value, revision),
           );

@@ -22,6 +22,8 @@ export function compactionJobsTable(names: MemoryTableNames): string {
  */
 export class PostgresCompactionJobStore implements CompactionJobStore {
   private readonly table: string;
+  /** The upsert of `put`, and the same with its update only for a job that finished no earlier. */
+  private readonly upserts: { always: string; ifNewer: string };
   private nextSweepAt = 0;
 
   /**
@@ -36,18 +38,20 @@ export class PostgresCompactionJobStore implements CompactionJobStore {
     private readonly now: () => number = Date.now,
   ) {
     this.table = compactionJobsTable(memoryTableNames(table));
+    const upsert = `INSERT INTO ${this.table} AS stored (job_id, job, expires_at)
+      VALUES ($1, $2, to_timestamp($3::double precision / 1000))
+      ON CONFLICT (job_id) DO UPDATE SET job = EXCLUDED.job, expires_at = EXCLUDED.expires_at`;
+    const finished = (alias: string) =>
+      `coalesce((${alias}.job->>'finishedAt')::timestamptz, '-infinity')`;
+    this.upserts = {
+      always: upsert,
+      ifNewer: `${upsert} WHERE ${finished('stored')} <= ${finished('EXCLUDED')} RETURNING job_id`,
+    };
   }
 
   /** @throws PostgresRequestError when the database does not answer. */
   async put(job: StoredCompactionJob): Promise<void> {
-    await pgRequest('store a compaction job', job.sessionId, () =>
-      this.dataSource.query(
-        `INSERT INTO ${this.table} (job_id, job, expires_at) VALUES ($1, $2, to_timestamp($3::double precision / 1000))
-         ON CONFLICT (job_id) DO UPDATE SET job = EXCLUDED.job, expires_at = EXCLUDED.expires_at`,
-        [job.id, JSON.stringify(job), job.expiresAt],
-      ),
-    );
-    await this.sweepIfDue();
+    await this.upsert(this.upserts.always, job);
   }
 
   /**
@@ -56,20 +60,16 @@ export class PostgresCompactionJobStore implements CompactionJobStore {
    * @throws PostgresRequestError when the database does not answer.
    */
   async putIfNewer(job: StoredCompactionJob): Promise<boolean> {
-    const finished = (alias: string) =>
-      `coalesce((${alias}.job->>'finishedAt')::timestamptz, '-infinity')`;
+    const rows = await this.upsert(this.upserts.ifNewer, job);
+    return rows.length > 0;
+  }
+
+  private async upsert(sql: string, job: StoredCompactionJob): Promise<unknown[]> {
     const rows = (await pgRequest('store a compaction job', job.sessionId, () =>
-      this.dataSource.query(
-        `INSERT INTO ${this.table} AS stored (job_id, job, expires_at)
-         VALUES ($1, $2, to_timestamp($3::double precision / 1000))
-         ON CONFLICT (job_id) DO UPDATE SET job = EXCLUDED.job, expires_at = EXCLUDED.expires_at
-         WHERE ${finished('stored')} <= ${finished('EXCLUDED')}
-         RETURNING job_id`,
-        [job.id, JSON.stringify(job), job.expiresAt],
-      ),
+      this.dataSource.query(sql, [job.id, JSON.stringify(job), job.expiresAt]),
     )) as unknown[];
     await this.sweepIfDue();
-    return rows.length > 0;
+    return rows;
   }
 
   /** Deletes the expired rows, at most once every {@link EXPIRED_SWEEP_INTERVAL_MS}. */
