@@ -42,6 +42,8 @@ const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
   HEALTH_TIMEOUT: 503,
   COMPACTION_SHUTDOWN: 503,
   COMPACTION_UNANSWERED: 503,
+  STORAGE_FULL: 507,
+  IDEMPOTENCY_KEY_REUSED: 422,
 };
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */

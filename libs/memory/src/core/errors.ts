@@ -32,7 +32,9 @@ export type MemoryErrorCode =
   | 'LLM_REQUEST_FAILED'
   | 'HEALTH_TIMEOUT'
   | 'COMPACTION_SHUTDOWN'
-  | 'COMPACTION_UNANSWERED';
+  | 'COMPACTION_UNANSWERED'
+  | 'STORAGE_FULL'
+  | 'IDEMPOTENCY_KEY_REUSED';
 
 /** The base of the library's errors: `code` says which one, the message says what and why. */
 export abstract class MemoryError extends Error {
@@ -272,6 +274,40 @@ export class BackendError extends MemoryError {
  */
 export class CompactionShutdownError extends MemoryError {
   readonly code = 'COMPACTION_SHUTDOWN';
+}
+
+/**
+ * The disk or quota under the store is full (`ENOSPC`, `EDQUOT`, `EFBIG`): nothing of the write
+ * was stored, and whatever it had started was taken back. Free space, then retry.
+ */
+export class StorageFullError extends MemoryError {
+  readonly code = 'STORAGE_FULL';
+  constructor(
+    /** What was being done, such as `save`. */
+    readonly operation: string,
+    readonly session: string | null,
+    cause: unknown,
+  ) {
+    const what = session === null ? operation : `${operation} of session "${session}"`;
+    super(`storage is full: ${what} stored nothing; free space and retry`, { cause });
+  }
+}
+
+/**
+ * An idempotency key the session has already seen came with other messages than its first save:
+ * nothing was stored. A retry must send the same batch; new content needs a new key.
+ */
+export class IdempotencyKeyReusedError extends MemoryError {
+  readonly code = 'IDEMPOTENCY_KEY_REUSED';
+  constructor(
+    readonly session: string,
+    readonly idempotencyKey: string,
+  ) {
+    super(
+      `idempotency key "${idempotencyKey}" of session "${session}" was already used for other ` +
+        'messages; nothing was stored (use a new key for new content)',
+    );
+  }
 }
 
 /** A cause for another error's message: never a driver's text naming hosts and ports. */
