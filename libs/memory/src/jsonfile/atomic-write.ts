@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { writeAll } from './write-all';
 
 export interface AtomicWriteOptions {
   /** Stamped as the file's modification time (the session's `updatedAt`). Default: when it is written. */
@@ -27,7 +28,7 @@ export async function writeFileAtomic(
   try {
     const handle = await open(temp, 'wx');
     try {
-      await handle.writeFile(data, 'utf8');
+      await writeAll(handle, Buffer.from(data, 'utf8'), 0);
       if (opts.mtime) await handle.utimes(opts.mtime, opts.mtime);
       await handle.sync();
     } finally {

@@ -10,6 +10,7 @@ import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
 import { SessionIndex } from './session-index';
+import { asFileStoreErrors } from './write-all';
 
 /** Options of `jsonFileBackend` (a folder of session files). */
 export interface JsonFileBackendOptions extends SessionFilesOptions {
@@ -66,11 +67,15 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
     },
     async list(q) {
       await tidy();
-      return listSessionFiles(index, (id) => inspectSessionFile(id, pathOf(id)), q);
+      return asFileStoreErrors('list', null, () =>
+        listSessionFiles(index, (id) => inspectSessionFile(id, pathOf(id)), q),
+      );
     },
     async inspect(sessionId) {
       assertSessionId(sessionId);
-      return inspectSessionFile(sessionId, pathOf(sessionId));
+      return asFileStoreErrors('inspect', sessionId, () =>
+        inspectSessionFile(sessionId, pathOf(sessionId)),
+      );
     },
     async delete(sessionId) {
       assertSessionId(sessionId);

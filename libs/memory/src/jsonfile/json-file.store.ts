@@ -28,6 +28,7 @@ import {
   storedSnapshot,
 } from '../core/snapshot';
 import { withFileLock } from './file-lock';
+import { asFileStoreErrors, fileStoreError } from './write-all';
 import { noteSessionWritten } from './session-index';
 import {
   keyRecords,
@@ -182,7 +183,7 @@ export class JsonFileMemory implements SessionStore {
     assertStorableSummary(snapshot.summary);
     const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
-    return this.write(opts, async (state) => {
+    return this.write('snapshot save', opts, async (state) => {
       const last = state.saved >= state.from ? state.saved : null;
       assertSnapshotSwap(this.sessionId, state.snapshot, prev, upTo, last);
       const now = this.now();
@@ -209,7 +210,7 @@ export class JsonFileMemory implements SessionStore {
   async setMeta(key: string, value: string): Promise<void> {
     // Checks the entry before any I/O (the same rules as every store).
     setDocumentMeta({ messages: [], saved: 0, snapshot: null, meta: {} }, key, value);
-    await this.write(undefined, async (state) => {
+    await this.write('metadata write', undefined, async (state) => {
       const meta = setDocumentMeta(
         { messages: [], saved: 0, snapshot: null, meta: state.meta },
         key,
@@ -228,15 +229,20 @@ export class JsonFileMemory implements SessionStore {
   /** Removes the session: deletes its files (also corrupt ones), so it is as if new. */
   async clear(opts?: CallOptions): Promise<void> {
     throwIfAborted(opts);
-    await this.files.serialize(this.path, async () => {
-      if (!(await exists(dirname(this.path)))) return;
-      await withFileLock(this.sessionId, this.path, () => this.files.remove(this.path));
-      await this.noteWritten();
-    });
+    await this.files.serialize(this.path, () =>
+      asFileStoreErrors('clear', this.sessionId, async () => {
+        if (!(await exists(dirname(this.path)))) return;
+        await withFileLock(this.sessionId, this.path, () => this.files.remove(this.path));
+        await this.noteWritten();
+      }),
+    );
   }
 
+  /** The session as stored now; a file error is a `StorageFullError` or `BackendUnavailableError`. */
   private load(): Promise<SessionState> {
-    return this.files.load(this.sessionId, this.path);
+    return asFileStoreErrors('read', this.sessionId, () =>
+      this.files.load(this.sessionId, this.path),
+    );
   }
 
   /**
@@ -244,39 +250,44 @@ export class JsonFileMemory implements SessionStore {
    * the cross-process lock. The folder is created only when the lock cannot be made for its lack.
    */
   private write<T>(
+    operation: string,
     opts: CallOptions | undefined,
     change: (state: SessionState) => Promise<T>,
   ): Promise<T> {
-    return this.files.serialize(this.path, () => this.locked(opts, change));
+    return this.files.serialize(this.path, () => this.locked(operation, opts, change));
   }
 
   /**
    * Runs `change` on the session as stored now, holding the cross-process lock (the caller holds
    * this process's queue for the file). The folder is created only when the lock cannot be made
-   * for its lack.
+   * for its lack. A file error is a `StorageFullError` or a `BackendUnavailableError` naming
+   * `operation`.
    */
   private async locked<T>(
+    operation: string,
     opts: CallOptions | undefined,
     change: (state: SessionState) => Promise<T>,
   ): Promise<T> {
     throwIfAborted(opts);
     const attempt = () =>
       withFileLock(this.sessionId, this.path, async () => {
-        const state = await this.load();
+        const state = await this.files.load(this.sessionId, this.path);
         throwIfAborted(opts);
         return change(state);
       });
-    let result: T;
-    try {
-      result = await attempt();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      if (await exists(dirname(this.path))) throw error;
-      await mkdir(dirname(this.path), { recursive: true });
-      result = await attempt();
-    }
-    await this.noteWritten();
-    return result;
+    return asFileStoreErrors(operation, this.sessionId, async () => {
+      let result: T;
+      try {
+        result = await attempt();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        if (await exists(dirname(this.path))) throw error;
+        await mkdir(dirname(this.path), { recursive: true });
+        result = await attempt();
+      }
+      await this.noteWritten();
+      return result;
+    });
   }
 
   /** Tells the folder's session index (after the lock is gone: see `SessionIndex`). */
@@ -310,15 +321,15 @@ export class JsonFileMemory implements SessionStore {
     let failure: { error: unknown } | null = null;
     try {
       if (pending.length > 0) {
-        await this.locked(undefined, async (loaded) => {
+        await this.locked('save', undefined, async (loaded) => {
           let state = loaded;
           while (pending.length > 0 && state.form !== 'log') {
             const item = pending.shift()!;
             await this.saveAlone(state, item).then(item.resolve, (error: unknown) => {
-              item.reject(error);
+              item.reject(fileStoreError('save', this.sessionId, error));
               if (!(error instanceof SessionTooLargeError)) throw error;
             });
-            state = await this.load();
+            state = await this.files.load(this.sessionId, this.path);
           }
           if (pending.length > 0) await this.appendGroup(state, pending.splice(0));
         });
@@ -407,7 +418,7 @@ export class JsonFileMemory implements SessionStore {
    * @internal
    */
   async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
-    await this.write(undefined, async (now) => {
+    await this.write('summarization rewrite', undefined, async (now) => {
       const whole = await this.files.whole(this.sessionId, this.path, now);
       const replaced = replaceDocumentRange(whole, from, to, summary);
       if (!replaced) return;

@@ -1,4 +1,4 @@
-import { open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -7,8 +7,9 @@ import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { tellObserver, type StoreObserver } from '../observability/store-observer.interface';
 import { syncDirectory, writeFileAtomic } from './atomic-write';
-import { HEAD_FORMAT, type KeyRecord, type SessionHead } from './session-head';
+import { HEAD_FORMAT, isHead, type KeyRecord, type SessionHead } from './session-head';
 import { encodeLogLine } from './session-log';
+import { writeAll, writeAllOf } from './write-all';
 import {
   assertSnapshotInRange,
   KEY_WINDOW,
@@ -272,8 +273,16 @@ export class SessionFiles {
     const handle = await open(logPathOf(path, log.head), 'r+');
     try {
       if (fileSize > end) await handle.truncate(end);
-      await handle.write(data, 0, data.length, end);
-      await handle.datasync();
+      try {
+        await writeAll(handle, data, end);
+        await handle.datasync();
+      } catch (error) {
+        // Nothing of a failed append may stay: the part written could hold whole lines that a
+        // later load would take as stored, for saves that were refused.
+        await handle.truncate(end).catch(() => undefined);
+        await handle.datasync().catch(() => undefined);
+        throw error;
+      }
     } finally {
       await handle.close();
     }
@@ -428,7 +437,7 @@ export class SessionFiles {
     try {
       const handle = await open(temp, 'wx');
       try {
-        await handle.writev(chunks);
+        await writeAllOf(handle, chunks, 0);
         await handle.sync();
       } finally {
         await handle.close();
@@ -439,7 +448,14 @@ export class SessionFiles {
       if (!renamed) await unlink(temp).catch(() => undefined);
     }
     await syncDirectory(dirname(path));
-    await writeFileAtomic(path, headText, { mtime: now });
+    try {
+      await writeFileAtomic(path, headText, { mtime: now });
+    } catch (error) {
+      // The new log holds space a full disk needs back: remove it unless the head names it
+      // (the rename went through and only the folder's fsync failed).
+      if (!(await headNames(path, name))) await unlink(logPath).catch(() => undefined);
+      throw error;
+    }
     if (state.log && state.log.head.log !== name) {
       await unlink(logPathOf(path, state.log.head)).catch(() => undefined);
     }
@@ -490,6 +506,16 @@ function tailOf(state: SessionState, snapshot: StoredSnapshot | null): SessionHe
   const line = log.lines.find((l) => l.at <= next && next < l.at + l.count);
   // The snapshot in force when loaded starts the window, and a new one only moves forward.
   return line ? { offset: line.offset, at: line.at } : log.head.tail;
+}
+
+/** Whether the session file at `path` is a head naming the log `name`. */
+async function headNames(path: string, name: string): Promise<boolean> {
+  try {
+    const raw = JSON.parse(await readFile(path, 'utf8')) as unknown;
+    return isHead(raw) && (raw as { log?: unknown }).log === name;
+  } catch {
+    return false;
+  }
 }
 
 /** A session's remembered idempotency keys as stored in a head, oldest first. */

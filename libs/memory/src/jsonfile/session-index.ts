@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListPosition } from '../core/session-list';
 import { isValidSessionId } from '../core/session-id';
 import { writeFileAtomic } from './atomic-write';
+import { writeAll } from './write-all';
 
 /**
  * The folder's session index: `_index`, one line `<id>\t<mtime ms>` per write (or `<id>\t-` when
@@ -48,9 +49,11 @@ export async function noteSessionWritten(dir: string, id: string, path: string):
   );
   if (!handle) return;
   try {
-    await handle.write(`${id}\t${value}\n`);
+    await writeAll(handle, Buffer.from(`${id}\t${value}\n`));
   } catch {
-    // As above: the next walk heals it.
+    // A part of the line may be written, and other processes append after it, so it cannot be
+    // cut back: remove the index instead; the next list walks the folder and writes a new one.
+    await unlink(join(dir, INDEX_FILE)).catch(() => undefined);
   } finally {
     await handle.close();
   }
