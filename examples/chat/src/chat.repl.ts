@@ -53,7 +53,9 @@ async function runCommand(chat: ChatService, command: string, print: Print): Pro
       print(
         result.compacted
           ? `compacted up to #${result.upTo}: ${result.tokensBefore} → ${result.tokensAfter} tokens`
-          : `not compacted (${result.reason}): ${result.tokensBefore} tokens`,
+          : result.reason === 'no-gain'
+            ? `not compacted (no-gain): with a summary the context would go from ${result.tokensBefore} to ${result.tokensAfter} tokens`
+            : `not compacted (${result.reason}): ${result.tokensBefore} tokens`,
       );
       break;
     }

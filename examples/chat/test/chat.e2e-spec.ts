@@ -73,19 +73,37 @@ describe('chat example', () => {
 
   it('without LLM_BASE_URL says how to set one, and the echo model answers from memory', async () => {
     const env = { MEMORY_DIR: dir };
+    const turns = [
+      'I am planning a team offsite in Porto for 12 people in June.',
+      'The budget is 9000 euros and Marta books the venue.',
+      'We need a room with a projector and a vegetarian lunch on both days.',
+    ];
     const run = await runExample('chat', ['--session', 'echo-demo', '--keep-recent', '1'], {
       env,
-      stdin: 'first\nsecond\n/compact\n/stats\n/context\n/clear\n/stats\n',
+      stdin: `${turns.join('\n')}\n/compact\n/stats\n/context\n/clear\n/stats\n`,
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('No LLM configured. To talk to a real model');
     expect(run.stdout).toContain('LLM_BASE_URL=');
-    expect(run.stdout).toContain('assistant> echo: second (I was given 2 earlier messages)');
-    expect(run.stdout).toMatch(/compacted up to #\d+: \d+ → \d+ tokens/);
-    expect(run.stdout).toMatch(/4 messages saved, 4 stored; .*snapshot up to #\d+/);
+    expect(run.stdout).toContain(`assistant> echo: ${turns[1]} (I was given 2 earlier messages)`);
+    const [, before, after] = /compacted up to #\d+: (\d+) → (\d+) tokens/.exec(run.stdout) ?? [];
+    expect(Number(after)).toBeLessThan(Number(before));
+    expect(run.stdout).toMatch(/6 messages saved, 6 stored; .*snapshot up to #\d+/);
     expect(run.stdout).toContain('Summary of the conversation so far:');
     expect(run.stdout).toContain('session echo-demo cleared');
     expect(run.stdout).toMatch(/0 messages saved, 0 stored; context 0 messages.*snapshot none/);
+  }, 120_000);
+
+  it('says a compaction that would not shrink a tiny session saved nothing (no-gain)', async () => {
+    const run = await runExample('chat', ['--session', 'tiny', '--keep-recent', '1'], {
+      env: { MEMORY_DIR: dir },
+      stdin: 'hi\nok\n/compact\n/stats\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /not compacted \(no-gain\): with a summary the context would go from \d+ to \d+ tokens/,
+    );
+    expect(run.stdout).toMatch(/4 messages saved, 4 stored; .*snapshot none/);
   }, 120_000);
 
   it('refuses a bad flag with a message naming it', async () => {

@@ -23,7 +23,8 @@ export class CompactionJobDto implements CompactionJob {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: '{ compacted, reason?, upTo?, tokensBefore, tokensAfter, snapshot? } once done',
+    description:
+      '{ compacted, reason? (below-threshold, nothing-to-cover, no-gain, conflict), upTo?, tokensBefore, tokensAfter, snapshot? } once done',
   })
   result?: CompactionResult;
   @ApiPropertyOptional({ type: CompactionJobErrorDto, description: 'once failed' })

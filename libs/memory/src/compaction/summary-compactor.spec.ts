@@ -1,8 +1,9 @@
 import type { Cursor, Snapshot, SnapshotStore, StoredSnapshot } from '../core/memory.interface';
-import { assistantMessage, userMessage } from '../core/message';
+import { assistantMessage, userMessage, type Message } from '../core/message';
 import { SimpleMemory } from '../simple/simple.store';
 import { ExtractiveSummarizer } from './extractive.summarizer';
 import { SummaryCompactor } from './summary-compactor';
+import { renderTranscript } from './transcript';
 
 /**
  * A real store whose snapshot saves are each preceded by another compactor's save (as a second
@@ -64,6 +65,48 @@ describe('SummaryCompactor', () => {
       new SummaryCompactor(failing, { keepRecent: 2 }).compact(store, { thresholdTokens: 1 }),
     ).rejects.toThrow('summariser down');
     expect((await store.loadSnapshot()).snapshot).toBeNull();
+  });
+
+  describe('a summary that would not shrink the context', () => {
+    // A summariser that copies the transcript verbatim: its snapshot is bigger than what it covers.
+    const verbose = {
+      summarize: async ({ messages }: { messages: Message[] }) => renderTranscript(messages),
+    };
+
+    it("saves nothing and reports 'no-gain' with the token counts", async () => {
+      const store = new SimpleMemory(100);
+      await store.save(turns(6));
+      const result = await new SummaryCompactor(verbose, { keepRecent: 2 }).compact(store, {
+        thresholdTokens: 1,
+        force: true,
+      });
+      expect(result).toMatchObject({ compacted: false, reason: 'no-gain' });
+      expect(result.tokensAfter).toBeGreaterThanOrEqual(result.tokensBefore);
+      expect((await store.loadSnapshot()).snapshot).toBeNull();
+      expect(await store.retrieve()).toHaveLength(12);
+    });
+
+    it("reports 'no-gain' on a dry run too", async () => {
+      const store = new SimpleMemory(100);
+      await store.save(turns(6));
+      const result = await new SummaryCompactor(verbose, { keepRecent: 2 }).compact(store, {
+        thresholdTokens: 1,
+        dryRun: true,
+      });
+      expect(result).toMatchObject({ compacted: false, reason: 'no-gain' });
+      expect(result.snapshot?.summary).toContain('user: q0');
+    });
+
+    it('saves when the same session is summarised smaller', async () => {
+      const store = new SimpleMemory(100);
+      await store.save(turns(6));
+      const terse = { summarize: async () => 'short' };
+      const result = await new SummaryCompactor(terse, { keepRecent: 2 }).compact(store, {
+        thresholdTokens: 1,
+      });
+      expect(result.compacted).toBe(true);
+      expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
+    });
   });
 
   it('refuses a negative keepRecent and a threshold that is not positive', async () => {

@@ -38,15 +38,18 @@ export interface CompactOptions {
 export interface CompactionResult {
   /** Whether a snapshot was saved. */
   compacted: boolean;
-  /** Why nothing was saved (absent on success and on a dry run). */
-  reason?: 'below-threshold' | 'nothing-to-cover' | 'conflict';
+  /**
+   * Why nothing was (or, on a dry run, would be) saved; absent when a snapshot was saved or a dry
+   * run would save one. `no-gain`: the new context would not be smaller than the current one.
+   */
+  reason?: 'below-threshold' | 'nothing-to-cover' | 'no-gain' | 'conflict';
   /** The cursor of the last covered message. */
   upTo?: Cursor;
   /** Tokens of `retrieve()` before. */
   tokensBefore: number;
   /** Tokens of `retrieve()` after (what it would be, on a dry run). */
   tokensAfter: number;
-  /** The saved snapshot, or on a dry run the one that would be saved. */
+  /** The saved snapshot; on a dry run or with `no-gain`, the one that was worked out. */
   snapshot?: Snapshot | StoredSnapshot;
 }
 
@@ -54,7 +57,8 @@ export interface CompactionResult {
  * Compacts a session by tokens: summarises the messages after the previous snapshot up to a cut
  * that keeps the last `keepRecent`, updating the previous summary (covered messages are never
  * summarised again), pins the session's first user message (the task), and saves the result with
- * a compare-and-swap on the previous snapshot. A failed LLM call or a lost race changes nothing.
+ * a compare-and-swap on the previous snapshot. A failed LLM call or a lost race changes nothing,
+ * and a snapshot whose context would not be smaller than the current one is not saved.
  */
 export class SummaryCompactor {
   readonly keepRecent: number;
@@ -123,6 +127,9 @@ export class SummaryCompactor {
     const pinned = pinnedFor(prev, covered);
     const snapshot: Snapshot = pinned.length > 0 ? { summary, pinned } : { summary };
     const tokensAfter = await this.countContext(snapshot, tail.slice(cover), signal);
+    // A snapshot that does not shrink what the model is sent only costs a write and a summary.
+    if (tokensAfter >= tokensBefore)
+      return { compacted: false, reason: 'no-gain', upTo, tokensBefore, tokensAfter, snapshot };
     if (opts.dryRun) return { compacted: false, upTo, tokensBefore, tokensAfter, snapshot };
 
     try {

@@ -105,6 +105,35 @@ describe('CompactionStatus', () => {
     );
   });
 
+  it('says when a summary would not shrink the context (no gain), on a dry run too', () => {
+    const noGain = {
+      compacted: false,
+      reason: 'no-gain' as const,
+      upTo: 8,
+      tokensBefore: 145,
+      tokensAfter: 163,
+      snapshot: { summary: 'a long summary' },
+    };
+    const { rerender } = render(
+      <CompactionStatus job={{ ...base, state: 'done', result: noGain }} summarizer={null} />,
+    );
+    let status = screen.getByRole('status');
+    expect(status.textContent).toContain('Compaction done');
+    expect(status.textContent).toContain('would not make the context smaller (no gain)');
+    expect(status.textContent).toContain('145 → 163 tokens');
+    expect(screen.getByText('Summary (not saved)')).toBeTruthy();
+    rerender(
+      <CompactionStatus
+        job={{ ...base, dryRun: true, state: 'done', result: noGain }}
+        summarizer={null}
+      />,
+    );
+    status = screen.getByRole('status');
+    expect(status.textContent).toContain('Dry run done');
+    expect(status.textContent).toContain('(no gain)');
+    expect(status.textContent).not.toContain('nothing (dry run)');
+  });
+
   it('shows failures with the error: an LLM failure, a conflict, a refused start', () => {
     const { rerender } = render(
       <CompactionStatus

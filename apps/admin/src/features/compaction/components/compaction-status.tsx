@@ -8,6 +8,8 @@ const REASON_TEXT = {
     'Nothing saved: the context is below the compaction threshold. Choose "Force" to compact anyway.',
   'nothing-to-cover':
     'Nothing saved: there are no messages to cover beyond those kept verbatim after the last snapshot.',
+  'no-gain':
+    'Nothing saved: the summary would not make the context smaller (no gain). Let more messages build up, or use an LLM summariser.',
   conflict:
     'Nothing saved: another writer saved a snapshot first (conflict). The session is unchanged; run it again.',
 } as const;
@@ -90,7 +92,8 @@ export function CompactionStatus({
   }
   const result = job.result;
   if (!result) return null;
-  const saved = result.compacted || (job.dryRun && result.snapshot !== undefined);
+  // A dry run "saves" when it would save: it found a cut and its summary shrinks the context.
+  const saved = result.compacted || (job.dryRun && result.snapshot !== undefined && !result.reason);
   return (
     <div className={`job ${saved ? 'job-done' : 'job-noop'}`} role="status" aria-live="polite">
       <div className="job-title">
@@ -130,12 +133,18 @@ export function CompactionStatus({
       ) : (
         <p>
           {result.reason ? REASON_TEXT[result.reason] : 'Nothing saved.'}{' '}
-          <span className="muted">Context: {formatCount(result.tokensBefore)} tokens.</span>
+          <span className="muted">
+            {result.reason === 'no-gain'
+              ? `Context: ${tokenChange(result.tokensBefore, result.tokensAfter)} with it.`
+              : `Context: ${formatCount(result.tokensBefore)} tokens.`}
+          </span>
         </p>
       )}
       {result.snapshot && (
         <details className="reasoning" open={job.dryRun}>
-          <summary>{job.dryRun ? 'Summary it would save' : 'New summary'}</summary>
+          <summary>
+            {!saved ? 'Summary (not saved)' : job.dryRun ? 'Summary it would save' : 'New summary'}
+          </summary>
           <div className="message-text">{result.snapshot.summary}</div>
         </details>
       )}
