@@ -2,6 +2,7 @@
 import {
   assistantMessage,
   InvalidMessageError,
+  MAX_PROVIDER_DATA_BYTES,
   toolResultMessage,
   userMessage,
   type Message,
@@ -26,6 +27,57 @@ export function describeSaveRetrieveConformance(ctx: ConformanceContext): void {
       await s.save(messages);
       const again = await (await replica(b)).open(id);
       expect(await again.retrieve()).toEqual(messages);
+    });
+
+    it('keeps providerData on messages and parts as it was given, read back by another opener', async () => {
+      const { b, id, s } = await session();
+      const reasoning: Message = {
+        role: 'assistant',
+        parts: [
+          {
+            type: 'reasoning',
+            text: 'thinking',
+            providerData: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'gAAA+/==' } },
+          },
+          { type: 'text', text: 'done' },
+        ],
+        providerData: {
+          type: 'reasoning',
+          id: 'rs_1',
+          encrypted_content: 'x'.repeat(4096),
+          summary: [{ type: 'summary_text', text: 'é 漢字 🙂' }],
+          nested: { list: [1, 2.5, -3e-7, true, false, null, ''], empty: {}, none: [] },
+        },
+      };
+      await s.save([userMessage('q'), reasoning]);
+      const again = await (await replica(b)).open(id);
+      const [, back] = await again.retrieve();
+      expect(back).toEqual(reasoning);
+    });
+
+    it('refuses providerData that is too large or not storable JSON, writing nothing', async () => {
+      const { b, id, s } = await session();
+      const tooBig = { blob: 'x'.repeat(MAX_PROVIDER_DATA_BYTES) };
+      const withData = (providerData: unknown): Message[] => [
+        userMessage('fine'),
+        { ...userMessage('bad'), providerData } as Message,
+      ];
+      await expect(s.save(withData(tooBig))).rejects.toMatchObject({
+        code: 'INVALID_MESSAGE',
+        path: 'messages[1].providerData',
+        reason: expect.stringContaining('MAX_PROVIDER_DATA_BYTES'),
+      });
+      await expect(s.save(withData({ a: { b: 'nul\u0000' } }))).rejects.toMatchObject({
+        path: 'messages[1].providerData.a.b',
+      });
+      await expect(s.save(withData({ n: Number.NaN }))).rejects.toMatchObject({
+        path: 'messages[1].providerData.n',
+      });
+      await expect(s.save(withData(['not', 'an', 'object']))).rejects.toMatchObject({
+        path: 'messages[1].providerData',
+      });
+      expect(await s.retrieve()).toEqual([]);
+      expect((await b.inspect(id))?.messages ?? 0).toBe(0);
     });
 
     it('refuses an invalid message naming its path, and writes nothing of the batch', async () => {

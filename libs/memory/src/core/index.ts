@@ -4,6 +4,7 @@ export * from './message';
 export { decodeMessage, decodeMessages, validateMessage, validateMessages } from './message.codec';
 export { assertMetaEntry } from './session-meta';
 export { unstorableTextReason } from './storable-text';
+export { MAX_PROVIDER_DATA_BYTES, MAX_PROVIDER_DATA_DEPTH } from './provider-data';
 export * from './memory.interface';
 export {
   IDEMPOTENCY_KEY_WINDOW,

@@ -1,4 +1,5 @@
 import { InvalidMessageError } from './errors';
+import { assertStorableProviderData, readProviderData } from './provider-data';
 import { unstorableTextReason } from './storable-text';
 import {
   CONTENT_PART_TYPES,
@@ -65,6 +66,8 @@ export function decodeMessage(value: unknown, path = 'message'): Message {
 
   const name = readOptionalString(fields.get('name'), `${path}.name`);
   if (name) message.name = name;
+  const providerData = readProviderData(fields.get('providerdata'), `${path}.providerData`);
+  if (providerData) message.providerData = providerData;
   return message;
 }
 
@@ -72,7 +75,8 @@ export function decodeMessage(value: unknown, path = 'message'): Message {
  * Checks that `value` is a valid message (ours or Phero's shape) that every store can keep, and
  * returns it in canonical form. Beyond {@link decodeMessage}, no string of it (text, signature,
  * image URL or data, MIME type, tool call id, name and arguments, tool call id, name) may hold a
- * NUL character or a lone surrogate (see `unstorableTextReason`). Every `save` runs this.
+ * NUL character or a lone surrogate (see `unstorableTextReason`), and `providerData` must be JSON
+ * within `MAX_PROVIDER_DATA_BYTES` and `MAX_PROVIDER_DATA_DEPTH`. Every `save` runs this.
  * @throws InvalidMessageError naming the offending path, such as `message.parts[0].text`.
  */
 export function validateMessage(value: unknown, path = 'message'): Message {
@@ -108,6 +112,9 @@ function assertStorableStrings(message: Message, path: string): void {
     for (const field of PART_STRINGS) {
       assertStorable(part[field], () => `${path}.parts[${i}].${field}`);
     }
+    if (part.providerData) {
+      assertStorableProviderData(part.providerData, `${path}.parts[${i}].providerData`);
+    }
   });
   message.toolCalls?.forEach((call, i) => {
     assertStorable(call.id, () => `${path}.toolCalls[${i}].id`);
@@ -116,6 +123,8 @@ function assertStorableStrings(message: Message, path: string): void {
   });
   assertStorable(message.toolCallId, () => `${path}.toolCallId`);
   assertStorable(message.name, () => `${path}.name`);
+  if (message.providerData)
+    assertStorableProviderData(message.providerData, `${path}.providerData`);
 }
 
 /** The string fields of a content part, in the order they are checked. */
@@ -167,6 +176,8 @@ function decodePart(value: unknown, path: string): ContentPart {
     const mimeType = readOptionalString(fields.get('mimetype'), `${path}.mimeType`);
     if (mimeType) part.mimeType = mimeType;
   }
+  const providerData = readProviderData(fields.get('providerdata'), `${path}.providerData`);
+  if (providerData) part.providerData = providerData;
   return part;
 }
 

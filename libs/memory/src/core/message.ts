@@ -18,6 +18,8 @@ export interface ContentPart {
   mimeType?: string;
   /** For `reasoning`: the provider's signature, round-tripped unchanged. */
   signature?: string;
+  /** Fields an SDK or provider gives this part that the model has no place for, kept as they are (see {@link Message.providerData}). */
+  providerData?: Record<string, unknown>;
 }
 
 /** A tool call the assistant asked for; the answer comes back as a `tool` message with the same `id`. */
@@ -38,6 +40,13 @@ export interface Message {
   /** Tool messages only: the tool failed and `parts` describe the failure. */
   toolError?: boolean;
   name?: string;
+  /**
+   * Fields an SDK or provider gives this message that the model has no place for (an encrypted
+   * reasoning item, provider options), stored and returned as they are so a round trip through
+   * a store loses nothing. A JSON object of at most `MAX_PROVIDER_DATA_BYTES`; the library never
+   * reads it, and Phero's readers ignore it.
+   */
+  providerData?: Record<string, unknown>;
 }
 
 /** Every {@link Role}, for validation. */
