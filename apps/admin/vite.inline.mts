@@ -47,8 +47,8 @@ async function bundleAlone(root: string, entry: string): Promise<string> {
  * Inlines the module script `src` of `index.html` as a classic script of its own bundle: it runs
  * as the page is parsed, with no request of its own, before the page's deferred module scripts.
  * A cold load then draws the first rows from the page and the API answers alone (a new browser
- * profile pays about 80 ms for each file's first byte). The server allows the inline script by
- * its hash (apps/api `securityHeaders`), never with 'unsafe-inline'.
+ * profile waits for each file's first byte; figures in docs/benchmarks.md). The server allows the
+ * inline script by its hash (apps/api `securityHeaders`), never with 'unsafe-inline'.
  */
 export function inlineEarlyScript(src: string): Plugin {
   let root = '';

@@ -1,6 +1,7 @@
 /**
- * The behaviour every backend promises (SPEC §2–4): one suite per capability, all run by
- * `describeBackendConformance('postgres', postgresHarness())` in each backend's spec file.
+ * The behaviour every backend promises (docs/architecture.md#the-contract-in-detail): one suite
+ * per capability, all run by `describeBackendConformance('postgres', postgresHarness())` in each
+ * backend's spec file.
  */
 import { describeErrorConformance } from './errors.conformance';
 import { useConformanceBackends, type ConformanceHarness } from './harness';

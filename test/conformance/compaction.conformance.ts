@@ -1,7 +1,7 @@
 /**
- * Compaction against a real backend (SPEC §5), as one suite each backend plugs into:
- * `describeCompactionConformance('postgres', postgresHarness())`. The LLM is a real local HTTP
- * server (`test/support/fake-llm.server.ts`).
+ * Compaction against a real backend (docs/architecture.md#compaction), as one suite each backend
+ * plugs into: `describeCompactionConformance('postgres', postgresHarness())`. The LLM is a real
+ * local HTTP server (`test/support/fake-llm.server.ts`).
  */
 import {
   assistantMessage,

@@ -1,4 +1,7 @@
-/** Input no store can keep: the error each refusal raises, naming what was wrong, and that nothing is written (SPEC §2, §6). */
+/**
+ * Input no store can keep: the error each refusal raises, naming what was wrong, and that nothing
+ * is written (docs/architecture.md#input-rules-and-errors-that-say-what-happened).
+ */
 import {
   assistantMessage,
   InvalidSessionIdError,

@@ -1,4 +1,7 @@
-/** The stored log (`entries`): kept entries, covered ones, paging by cursor (SPEC §3). */
+/**
+ * The stored log (`entries`): kept entries, covered ones, paging by cursor
+ * (docs/architecture.md#the-contract-in-detail).
+ */
 import { conversation } from './fixtures';
 import type { ConformanceContext } from './harness';
 

@@ -1,4 +1,7 @@
-/** Metadata, clear, inspect, list, delete and the health check of the backend port (SPEC §2, §4). */
+/**
+ * Metadata, clear, inspect, list, delete and the health check of the backend port
+ * (docs/architecture.md#the-contract-in-detail).
+ */
 import { userMessage } from '@agent-memory/memory';
 import { conversation, texts } from './fixtures';
 import type { ConformanceContext } from './harness';

@@ -1,4 +1,7 @@
-/** Saving and retrieving messages: order, validation, concurrent writers, save results and idempotency keys, tool results (SPEC §2). */
+/**
+ * Saving and retrieving messages: order, validation, concurrent writers, save results and
+ * idempotency keys, tool results (docs/architecture.md#idempotent-saves).
+ */
 import {
   assistantMessage,
   InvalidMessageError,

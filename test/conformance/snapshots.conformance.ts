@@ -1,4 +1,7 @@
-/** Snapshots: the summary in the context, cursors, conflicts and pruning (SPEC §3). */
+/**
+ * Snapshots: the summary in the context, cursors, conflicts and pruning
+ * (docs/architecture.md#snapshots).
+ */
 import {
   InvalidCursorError,
   InvalidMessageError,

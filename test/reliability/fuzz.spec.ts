@@ -4,7 +4,7 @@
  * changes nothing stored, and never blocks the event loop over 100 ms. Measured inside the server
  * process and read from its /metrics around the run, two ways: the longest CPU time spent between
  * two turns of its event loop (`agent_memory_eventloop_hold_max_seconds`, which waiting for a CPU
- * on this shared machine cannot raise) must stay under 100 ms; the event loop delay
+ * on a busy host cannot raise) must stay under 100 ms; the event loop delay
  * (`perf_hooks.monitorEventLoopDelay`, which it can) must stay within 100 ms of what a bare
  * process measures at the same time.
  */
@@ -351,7 +351,7 @@ describe('fuzzing', () => {
       expect(await storedState()).toEqual(before);
       // No call held the loop longer than the budget, in CPU time.
       expect(holdMs).toBeLessThan(BLOCK_BUDGET_MS);
-      // What the server adds to the wait every process on this machine sees stays within budget.
+      // What the server adds to the wait every process on the host sees stays within budget.
       expect(maxDelayMs - bare.maxMs).toBeLessThan(BLOCK_BUDGET_MS);
     }, 300_000);
   });

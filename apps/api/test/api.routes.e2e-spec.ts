@@ -1,5 +1,5 @@
 /**
- * Every route of SPEC §7 over real HTTP, once per backend: the same table-driven suite.
+ * Every route of docs/admin-api.md over real HTTP, once per backend: the same table-driven suite.
  */
 import type { SessionInfo } from '@agent-memory/memory';
 import { ALL_BACKENDS, assistantText, userText, useTestServer } from './support/api-test-server';

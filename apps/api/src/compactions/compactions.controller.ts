@@ -12,7 +12,7 @@ import { ApiErrorDto } from '../errors/api-error.dto';
 import { CompactionJobDto } from './compaction.dto';
 import { CompactionJobsService } from './compaction-jobs.service';
 
-/** SPEC §7: `GET /api/compactions/:jobId`. */
+/** `GET /api/compactions/:jobId` (docs/admin-api.md#routes). */
 @ApiTags('compactions')
 @ApiBearerAuth()
 @ApiUnauthorizedResponse({ type: ApiErrorDto })

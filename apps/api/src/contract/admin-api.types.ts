@@ -28,7 +28,7 @@ export interface SessionDetail extends SessionInfo {
   compactAt: number;
   /**
    * The last compaction that compacted, failed or was asked for (forced or a dry run), from any
-   * replica, kept for `COMPACTION_JOB_TTL_MS`; null when none. Dashboard addition to SPEC §7.
+   * replica, kept for `COMPACTION_JOB_TTL_MS`; null when none. Read by the dashboard.
    */
   lastCompaction: CompactionJob | null;
 }

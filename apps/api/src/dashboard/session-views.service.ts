@@ -21,7 +21,7 @@ import type {
 const EXPORT_PAGE_SIZE = 1000;
 
 /**
- * The read models the dashboard needs beyond SPEC §7's routes: the transcript with per-message
+ * The read models the dashboard needs beyond the session routes: the transcript with per-message
  * token counts, the model's context split by source, and the whole session for export.
  */
 @Injectable()

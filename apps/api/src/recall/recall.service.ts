@@ -12,7 +12,7 @@ import type { RecallView } from '../contract/recall-api.types';
 /** Longest query the route embeds (characters). */
 export const MAX_RECALL_QUERY_CHARS = 4000;
 
-/** What recall would add to a session's context for a query (SPEC §7). */
+/** What recall would add to a session's context for a query (docs/admin-api.md#routes). */
 @Injectable()
 export class RecallService {
   constructor(@Inject(MEMORY_BACKEND) private readonly backend: MemoryBackend) {}

@@ -21,7 +21,7 @@ import type {
 const MESSAGE_SCHEMA: SchemaObject = {
   type: 'object',
   description:
-    'A message of the message model (SPEC §1): role, parts, toolCalls?, toolCallId?, toolError?, name?',
+    'A message: role, parts, toolCalls?, toolCallId?, toolError?, name? (docs/storage-formats.md)',
   properties: {
     role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool'] },
     parts: { type: 'array', items: { type: 'object' } },

@@ -55,7 +55,7 @@ import type {
   SessionDetail,
 } from '../contract/admin-api.types';
 
-/** SPEC §7: the sessions routes. Every route needs the admin bearer token. */
+/** The sessions routes (docs/admin-api.md#routes). Every route needs the admin bearer token. */
 @ApiTags('sessions')
 @ApiBearerAuth()
 @ApiUnauthorizedResponse({ type: ApiErrorDto, description: 'missing or wrong bearer token' })

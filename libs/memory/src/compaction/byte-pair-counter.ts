@@ -26,12 +26,12 @@ const HASH_BASE = 0x01000193;
  *
  * Written here rather than calling `tiktoken` (kept as the source of the ranks and as the
  * reference the tests compare with) because of what a count of megabytes costs there: its
- * WebAssembly build takes about 3 µs a call before any text and 0.2 to 0.45 µs a character, and
- * its merge rescans every pair after each merge, quadratic in a piece's length. Here the pairs
+ * WebAssembly build has a fixed cost per call and a cost per character even where nothing merges,
+ * and its merge rescans every pair after each merge, quadratic in a piece's length. Here the pairs
  * wait in a binary heap keyed by (rank, position), so a piece of n bytes costs O(n log n), and a
  * pair's rank is one probe of an open-addressing table keyed by a polynomial hash, which prefix
- * hashes give for any range in constant time: about 0.1 µs a character of random letters or emoji,
- * 0.01 µs of a run of spaces, 2 to 4 times less than `tiktoken`.
+ * hashes give for any range in constant time (the cost per character of each, against
+ * `tiktoken`'s, is in docs/benchmarks.md).
  *
  * The lowest (rank, position) merges first, as `tiktoken` takes the leftmost of the lowest ranks.
  * Scratch arrays are reused, so a counter is not reentrant (counting is synchronous).

@@ -66,12 +66,12 @@ interface Running {
 }
 
 /**
- * Compacts sessions off the request path (SPEC §5). Every check is a job with an id and a state
- * (`queued` → `running` → `done` | `failed`); a session runs one job at a time, in order, and a new
- * request that matches a job still `queued` for that session joins it instead of adding another
- * (so a burst of `afterTurn` calls while a check runs adds at most one more run). At most
- * `maxConcurrent` jobs run at once across sessions. Finished jobs are kept for `job()` up to
- * `historyLimit`, oldest forgotten first.
+ * Compacts sessions off the request path (docs/architecture.md#compaction). Every check is a job
+ * with an id and a state (`queued` → `running` → `done` | `failed`); a session runs one job at a
+ * time, in order, and a new request that matches a job still `queued` for that session joins it
+ * instead of adding another (so a burst of `afterTurn` calls while a check runs adds at most one
+ * more run). At most `maxConcurrent` jobs run at once across sessions. Finished jobs are kept for
+ * `job()` up to `historyLimit`, oldest forgotten first.
  *
  * The runner decides where a check runs: here (`InlineCompactionRunner`) or on the compaction
  * workers (`NatsCompactionRunner`, `apps/worker`); the scheduler keeps the job states either way.

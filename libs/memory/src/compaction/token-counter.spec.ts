@@ -204,11 +204,9 @@ describe('TokenCounter on long and pathological text', () => {
 
   describe('a message as large as the admin API takes (4 MB)', () => {
     /**
-     * CPU time allowed for 4 MB of any kind: under a second, the issue's bound. Measured on this
-     * project's 2-core machine with other tests running: random letters 0.36 s, base64 of random
-     * bytes 0.31 s, CJK 0.37 to 0.42 s, random emoji 0.26 s, a run of one character 0.18 s,
-     * spaces 0.1 s (with `tiktoken` counting the pieces: 1.4 to 3.4 s, 2.2 to 4.2 s, 0.9 to 1.7 s,
-     * 0.8 to 1.4 s, 0.15 s and 0.16 s). A quadratic piece costs minutes.
+     * CPU time allowed for 4 MB of any kind: under a second. The time each kind takes, with this
+     * counter and with `tiktoken` counting the pieces, is in docs/benchmarks.md; a quadratic piece
+     * costs minutes.
      */
     const CPU_BUDGET_MS = 1000;
 

@@ -50,8 +50,8 @@ const MAX_GENERATION_TEXTS = 100_000;
 /** The async counts give the event loop a turn after this much counting. */
 const YIELD_AFTER_MS = 5;
 /**
- * Pieces counted between two looks at the clock: at most 32K characters, a few milliseconds even
- * of the costliest text (random CJK, about 0.3 µs a character).
+ * Pieces counted between two looks at the clock: at most 32K characters, a small share of
+ * {@link YIELD_AFTER_MS} even of the costliest text (random CJK; see docs/benchmarks.md).
  */
 const PIECES_BETWEEN_CLOCK_CHECKS = 256;
 
@@ -69,15 +69,14 @@ interface MessageCost {
  * character, a long unbroken word) is counted in slices and may count up to about one token more
  * per 128 characters.
  *
- * Time is linear in the text's length on any input. On this project's 2-core machine, 4 MB (the
- * admin API's body limit) of random letters or base64 of random bytes takes 0.3 to 0.4 s of CPU, of
- * random emoji or CJK 0.25 to 0.4 s, of a run of one character about 0.2 s, of spaces 0.1 s.
+ * Time is linear in the text's length on any input: 4 MB (the admin API's body limit) of any kind
+ * of text counts in under a second of CPU (each kind's time is in docs/benchmarks.md).
  * {@link count} runs in one go; {@link countAsync} gives the event loop a turn every 5 ms, for
  * contexts that may be large.
  *
- * The first counter of an encoding in a process loads it, which blocks for about 0.25 s for
- * o200k_base (reading its 200,000 ranks into typed arrays off the garbage collector's walk, then
- * hashing them into the counter's table):
+ * The first counter of an encoding in a process loads it, which blocks for a moment (reading its
+ * 200,000 ranks into typed arrays off the garbage collector's walk, then hashing them into the
+ * counter's table):
  * construct counters at startup (the API's module and `SummaryCompactor` do), not inside a
  * request. Every later counter shares it; it is never freed.
  *

@@ -31,9 +31,9 @@ export const MAX_PIECE_CHARS = 128;
 export const MAX_PIECE_BYTES = 128;
 
 /**
- * Characters the split pattern scans in one step: about 50 µs of work. A match ending within
- * {@link MAX_PIECE_CHARS} of a window's end may depend on what follows (a word cut short, a
- * lookahead at the window's end), so the next window starts at it again.
+ * Characters the split pattern scans in one step, so no step holds the event loop for long. A
+ * match ending within {@link MAX_PIECE_CHARS} of a window's end may depend on what follows (a word
+ * cut short, a lookahead at the window's end), so the next window starts at it again.
  */
 export const WINDOW_CHARS = 4096;
 

@@ -6,8 +6,8 @@
  *
  * Why not one `Map` that deletes its oldest entry on each insert: V8 leaves deleted entries as holes
  * until the map is rebuilt, and `keys().next()` walks them, so a full cache that keeps taking new
- * keys slows down as it goes (measured on `TokenCounter`'s text cache: 100,000 new short texts cost
- * 0.75 s of CPU while it filled, then 3.4, 8.6 and 16.4 s for each next 100,000). Not `lru-cache`:
+ * keys slows down as it goes (on `TokenCounter`'s text cache, each next 100,000 new texts took
+ * longer than the last; figures in docs/benchmarks.md). Not `lru-cache`:
  * the hot path is one `Map.get` per piece of text, and this is all the recency it needs.
  */
 export class TwoGenerationCache {

@@ -48,7 +48,7 @@ export interface MemoryCompactionNatsOptions {
   maxAttempts?: number;
 }
 
-/** How and when sessions are compacted (SPEC §5). */
+/** How and when sessions are compacted (docs/architecture.md#compaction). */
 export interface MemoryCompactionOptions {
   /** A session is compacted once its context reaches this many tokens. Default 150000. */
   thresholdTokens?: number;

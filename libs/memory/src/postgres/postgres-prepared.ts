@@ -9,8 +9,8 @@ interface PgPool {
 /**
  * Runs one hot-path statement (save, retrieve, metadata) as a named prepared statement on the
  * DataSource's own `pg` pool. Why not `dataSource.query`: it cannot name a statement, and planning
- * the save's upsert-and-insert on every call cost about a third of a save (measured: 0.65 ms
- * against 0.45 ms prepared). Statements in transactions still go through TypeORM.
+ * the save's upsert-and-insert on every call cost about a third of a save (docs/benchmarks.md).
+ * Statements in transactions still go through TypeORM.
  *
  * With `prepared` false it runs the statement unnamed through `dataSource.query` instead: for a
  * pooler that does not keep named statements across transactions (PgBouncer in transaction mode

