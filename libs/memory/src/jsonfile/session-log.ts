@@ -5,7 +5,8 @@ import { decodeMessages } from '../core/message.codec';
 
 /**
  * One line of a session's log file: one saved batch, in JSON Lines. `at` is the cursor of the
- * batch's first message, `m` its messages, `k` the idempotency key it was saved with (if any).
+ * batch's first message, `m` its messages, `k` the idempotency key it was saved with (if any) and
+ * `d` the digest of the batch kept with that key.
  * A line is committed once it ends with a newline; a last line without one was torn by a crash
  * during its write (that save was never acknowledged) and is ignored, then cut off by the next
  * writer.
@@ -16,6 +17,7 @@ export interface LogBatch {
   at: Cursor;
   messages: readonly Message[];
   key?: string;
+  digest?: string;
 }
 
 /** How many bytes a log read takes at a time: bounds memory and the time between event-loop turns. */
@@ -23,9 +25,15 @@ const READ_CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
 
 /** The JSON line of one batch, newline included. */
-export function encodeLogLine(at: Cursor, messages: readonly Message[], key?: string): string {
-  const line: { at: Cursor; m: readonly Message[]; k?: string } = { at, m: messages };
+export function encodeLogLine(
+  at: Cursor,
+  messages: readonly Message[],
+  key?: string,
+  digest?: string,
+): string {
+  const line: { at: Cursor; m: readonly Message[]; k?: string; d?: string } = { at, m: messages };
   if (key !== undefined) line.k = key;
+  if (key !== undefined && digest !== undefined) line.d = digest;
   return `${JSON.stringify(line)}\n`;
 }
 
@@ -40,7 +48,7 @@ export function decodeLogLine(text: string, offset: number): LogBatch {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new Error(`log line at byte ${offset} is not an object`);
   }
-  const { at, m, k } = raw as { at?: unknown; m?: unknown; k?: unknown };
+  const { at, m, k, d } = raw as { at?: unknown; m?: unknown; k?: unknown; d?: unknown };
   if (!Number.isSafeInteger(at) || (at as number) < 1) {
     throw new Error(`log line at byte ${offset} has no cursor "at"`);
   }
@@ -48,8 +56,12 @@ export function decodeLogLine(text: string, offset: number): LogBatch {
   if (k !== undefined && typeof k !== 'string') {
     throw new Error(`log line at byte ${offset} has a key "k" that is not a string`);
   }
+  if (d !== undefined && typeof d !== 'string') {
+    throw new Error(`log line at byte ${offset} has a digest "d" that is not a string`);
+  }
   const batch: LogBatch = { offset, at: at as number, messages: decodeMessages(m) };
   if (k !== undefined) batch.key = k;
+  if (k !== undefined && d !== undefined) batch.digest = d;
   return batch;
 }
 

@@ -2,7 +2,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { deepFreeze } from '../core/deep-freeze';
 import { CorruptSessionError } from '../core/errors';
-import { IDEMPOTENCY_KEY_WINDOW } from '../core/idempotency';
+import { IDEMPOTENCY_KEY_WINDOW, type IdempotencyRecord } from '../core/idempotency';
 import type { Cursor } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { decodeDocument } from '../core/session-document';
@@ -59,8 +59,8 @@ export interface SessionState {
   windowAt: Cursor;
   /** The loaded messages, frozen: cursors `windowAt`…`saved`. */
   messages: Message[];
-  /** Recent idempotency keys and the cursors their saves stored, oldest first. */
-  keys: Map<string, readonly [Cursor, Cursor]>;
+  /** Recent idempotency keys, the cursors their saves stored and their batches' digests, oldest first. */
+  keys: Map<string, IdempotencyRecord>;
   log: LoadedLog | null;
 }
 
@@ -125,18 +125,16 @@ export function parseSessionText(
       saved: head.tail.at - 1,
       windowAt: head.tail.at,
       messages: [],
-      keys: new Map(head.keys.map(([key, first, last]) => [key, [first, last] as const])),
+      keys: keysOfHead(head),
       log: { head, ino: -1, end: head.tail.offset, size: head.tail.offset, lines: [] },
     };
   }
   const doc = decodeDocument(session, raw);
   // The earlier single object may hold idempotency keys (`idempotencyKeys`), decoded by the core.
   const legacyKeys = doc.keys ?? [];
-  const keys = new Map<string, readonly [Cursor, Cursor]>();
+  const keys = new Map<string, IdempotencyRecord>();
   for (const record of legacyKeys) {
-    if (record.first !== null && record.last !== null) {
-      keys.set(record.key, [record.first, record.last]);
-    }
+    if (record.first !== null && record.last !== null) keys.set(record.key, record);
   }
   return {
     form: 'plain',
@@ -178,9 +176,7 @@ export async function refreshLog(
       log.end = log.head.tail.offset;
       log.lines = [];
       state.messages = [];
-      state.keys = new Map(
-        log.head.keys.map(([key, first, last]) => [key, [first, last] as const]),
-      );
+      state.keys = keysOfHead(log.head);
       state.saved = log.head.tail.at - 1;
     }
     log.size = current.size;
@@ -195,7 +191,14 @@ export async function refreshLog(
           log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
           for (const message of batch.messages) state.messages.push(message);
           state.saved = batch.at + batch.messages.length - 1;
-          if (batch.key !== undefined) rememberKey(state.keys, batch.key, batch.at, state.saved);
+          if (batch.key !== undefined) {
+            rememberKey(state.keys, {
+              key: batch.key,
+              first: batch.at,
+              last: state.saved,
+              digest: batch.digest,
+            });
+          }
         },
       );
       log.end = read;
@@ -212,15 +215,17 @@ export async function refreshLog(
 }
 
 /** Records a key as the newest, forgetting the oldest beyond {@link KEY_WINDOW}. */
-export function rememberKey(
-  keys: Map<string, readonly [Cursor, Cursor]>,
-  key: string,
-  first: Cursor,
-  last: Cursor,
-): void {
-  keys.delete(key);
-  keys.set(key, [first, last]);
+export function rememberKey(keys: Map<string, IdempotencyRecord>, record: IdempotencyRecord): void {
+  keys.delete(record.key);
+  keys.set(record.key, record);
   if (keys.size > KEY_WINDOW) keys.delete(keys.keys().next().value!);
+}
+
+/** The keys a head remembers, as records. */
+function keysOfHead(head: SessionHead): Map<string, IdempotencyRecord> {
+  return new Map(
+    head.keys.map(([key, first, last, digest]) => [key, { key, first, last, digest }] as const),
+  );
 }
 
 /**
