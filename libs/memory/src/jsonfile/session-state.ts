@@ -7,7 +7,7 @@ import type { Cursor } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { decodeDocument } from '../core/session-document';
 import { decodeHead, isHead, type SessionHead } from './session-head';
-import { readLastLogLine, readLogLines, type LogBatch } from './session-log';
+import { readLastLineRange, readLastLogLine, readLogLines, type LogBatch } from './session-log';
 
 /** Idempotency keys remembered per session: the newest keyed saves. */
 export const KEY_WINDOW = IDEMPOTENCY_KEY_WINDOW;
@@ -262,7 +262,10 @@ export async function readBatches(
   }
 }
 
-/** The count ever saved of a head's log, from its last line (null when it has none). */
+/**
+ * The count ever saved of a head's log: from the cursor and count that end its last line (its
+ * last bytes), or for a log whose last line lacks them, from that line decoded.
+ */
 export async function lastSavedOfLog(
   session: string,
   path: string,
@@ -271,6 +274,8 @@ export async function lastSavedOfLog(
   const handle = await open(logPathOf(path, head), 'r');
   try {
     const { size } = await handle.stat();
+    const range = await readLastLineRange(handle, size);
+    if (range) return Math.max(head.saved, range.at + range.count - 1);
     const last = await readLastLogLine(handle, size).catch((error: Error) => {
       throw new CorruptSessionError(session, `the log ${error.message}`, { cause: error });
     });
