@@ -30,6 +30,15 @@ describe('parseMemoryConfig', () => {
     });
   });
 
+  it('reads the jsonfile free-space floor in MiB (16 by default, 0 turns it off) and names a bad one', () => {
+    expect(parseMemoryConfig({}).jsonFileMinFreeMb).toBe(16);
+    expect(parseMemoryConfig({ MEMORY_JSONFILE_MIN_FREE_MB: '0' }).jsonFileMinFreeMb).toBe(0);
+    expect(parseMemoryConfig({ MEMORY_JSONFILE_MIN_FREE_MB: '512' }).jsonFileMinFreeMb).toBe(512);
+    expect(problemsOf({ MEMORY_JSONFILE_MIN_FREE_MB: '1.5' })).toEqual([
+      expect.stringMatching(/^MEMORY_JSONFILE_MIN_FREE_MB="1.5" must be a whole number/),
+    ]);
+  });
+
   it('reads the NATS request timeout and write budget, and names a bad one', () => {
     expect(
       parseMemoryConfig({ MEMORY_NATS_TIMEOUT_MS: '2000', MEMORY_NATS_WRITE_BUDGET_MS: '30000' }),

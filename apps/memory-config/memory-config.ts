@@ -17,6 +17,11 @@ export interface MemoryConfig {
   backend: BackendKind;
   /** `MEMORY_DIR`: folder of the jsonfile backend's session files. Default `./data/sessions`. */
   memoryDir: string;
+  /**
+   * `MEMORY_JSONFILE_MIN_FREE_MB`: free MiB the jsonfile backend's filesystem must keep for
+   * readiness to pass (0 turns the floor off). Default 16.
+   */
+  jsonFileMinFreeMb: number;
   /** `MEMORY_SIMPLE_CAPACITY`: messages kept per session by the simple backend. Default 10000. */
   simpleCapacity: number;
   /** `DATABASE_URL`: required with the postgres backend. */
@@ -61,6 +66,7 @@ export interface MemoryConfig {
 export const MEMORY_ENV_VARS = [
   'MEMORY_BACKEND',
   'MEMORY_DIR',
+  'MEMORY_JSONFILE_MIN_FREE_MB',
   'MEMORY_SIMPLE_CAPACITY',
   'DATABASE_URL',
   'MEMORY_PG_TABLE',
@@ -187,6 +193,7 @@ export function readMemoryConfig(
   return {
     backend,
     memoryDir: reader.string('MEMORY_DIR') ?? './data/sessions',
+    jsonFileMinFreeMb: reader.integer('MEMORY_JSONFILE_MIN_FREE_MB', 16, 0, 1 << 30),
     simpleCapacity: reader.integer('MEMORY_SIMPLE_CAPACITY', 10000, 1),
     databaseUrl,
     pgTable: reader.string('MEMORY_PG_TABLE'),

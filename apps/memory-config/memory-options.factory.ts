@@ -22,7 +22,11 @@ export async function memoryBackendFromConfig(
     case 'simple':
       return simpleBackend({ capacity: config.simpleCapacity });
     case 'jsonfile':
-      return jsonFileBackend({ dir: config.memoryDir, observer });
+      return jsonFileBackend({
+        dir: config.memoryDir,
+        minFreeBytes: config.jsonFileMinFreeMb * 1024 * 1024,
+        observer,
+      });
     case 'nats': {
       const { natsBackend } = await import('@agent-memory/memory/nats');
       return natsBackend({

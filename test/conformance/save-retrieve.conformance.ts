@@ -160,13 +160,52 @@ export function describeSaveRetrieveConformance(ctx: ConformanceContext): void {
     it('stores nothing for a key already seen and resolves with the first result, replayed', async () => {
       const { b, id, s } = await session();
       const stored = await s.save(conversation(2), { idempotencyKey: 'turn-1' });
-      const again = await s.save([userMessage('a different batch')], {
-        idempotencyKey: 'turn-1',
-      });
+      const again = await s.save(conversation(2), { idempotencyKey: 'turn-1' });
       expect(again).toEqual({ ...stored, replayed: true });
       expect(texts(await s.retrieve())).toEqual(['u0', 'a1']);
       expect(await b.inspect(id)).toMatchObject({ messages: 2, stored: 2 });
       expect(await s.save([], { idempotencyKey: 'turn-1' })).toEqual(again);
+    });
+
+    it('refuses a key already seen with other messages (IDEMPOTENCY_KEY_REUSED), storing nothing', async () => {
+      const { b, id, s } = await session();
+      const stored = await s.save(conversation(2), { idempotencyKey: 'turn-1' });
+      await s.setMeta('title', 't');
+      for (const other of [
+        [userMessage('a different batch')],
+        conversation(1),
+        conversation(3),
+        [assistantMessage('u0'), userMessage('a1')],
+      ]) {
+        await expect(s.save(other, { idempotencyKey: 'turn-1' })).rejects.toMatchObject({
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          session: id,
+          idempotencyKey: 'turn-1',
+        });
+      }
+      // Also for another opener and after a reopen, and racing within one write turn.
+      const reopened = await (await replica(b)).open(id);
+      const outcomes = await Promise.allSettled([
+        reopened.save([userMessage('other')], { idempotencyKey: 'turn-1' }),
+        s.save([userMessage('new')], { idempotencyKey: 'turn-2' }),
+        s.save([userMessage('newer')], { idempotencyKey: 'turn-2' }),
+      ]);
+      expect(outcomes[0]).toMatchObject({
+        status: 'rejected',
+        reason: { code: 'IDEMPOTENCY_KEY_REUSED' },
+      });
+      const racing = outcomes.slice(1);
+      const winner = racing.findIndex((o) => o.status === 'fulfilled');
+      expect(racing[1 - winner]).toMatchObject({
+        status: 'rejected',
+        reason: { code: 'IDEMPOTENCY_KEY_REUSED' },
+      });
+      expect(texts(await s.retrieve())).toEqual(['u0', 'a1', ['new', 'newer'][winner]]);
+      expect(await b.inspect(id)).toMatchObject({ messages: 3 });
+      expect(await reopened.save(conversation(2), { idempotencyKey: 'turn-1' })).toEqual({
+        ...stored,
+        replayed: true,
+      });
     });
 
     it('stores a save with a different key, and one without a key', async () => {
@@ -191,7 +230,7 @@ export function describeSaveRetrieveConformance(ctx: ConformanceContext): void {
       await s.saveSnapshot({ summary: 's' }, stored.first! + 1, null);
       const again = await (
         await (await replica(b)).open(id)
-      ).save(conversation(1), {
+      ).save(conversation(4), {
         idempotencyKey: 'k',
       });
       expect(again).toEqual({ ...stored, replayed: true });
@@ -203,7 +242,7 @@ export function describeSaveRetrieveConformance(ctx: ConformanceContext): void {
       const other = await (await replica(b)).open(id);
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          (i % 2 ? s : other).save([userMessage(`try ${i}`), assistantMessage('r')], {
+          (i % 2 ? s : other).save([userMessage('try'), assistantMessage('r')], {
             idempotencyKey: 'same',
           }),
         ),
@@ -225,7 +264,7 @@ export function describeSaveRetrieveConformance(ctx: ConformanceContext): void {
         firsts.push((await s.save([userMessage(`m${i}`)], { idempotencyKey: `key-${i}` })).first);
       }
       for (let i = 0; i < 100; i++) {
-        const again = await s.save([userMessage('dup')], { idempotencyKey: `key-${i}` });
+        const again = await s.save([userMessage(`m${i}`)], { idempotencyKey: `key-${i}` });
         expect(again).toEqual({ first: firsts[i], last: firsts[i], replayed: true });
       }
       expect((await b.inspect(id))?.messages).toBe(100);

@@ -94,3 +94,31 @@ describeMounted('the admin API on a full disk (JSON files)', () => {
     }
   });
 });
+
+const readinessDisk = mountSmallFilesystem(2 << 20);
+
+(readinessDisk ? describe : describe.skip)('readiness on a filling disk (JSON files)', () => {
+  const fs = readinessDisk as SmallFilesystem;
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer({
+      MEMORY_BACKEND: 'jsonfile',
+      MEMORY_DIR: join(fs.dir, 'data'),
+      MEMORY_JSONFILE_MIN_FREE_MB: '1',
+    });
+  });
+  afterAll(async () => {
+    await api?.dispose();
+    fs.release();
+  });
+
+  it('answers 503 on /health/ready while free space is under MEMORY_JSONFILE_MIN_FREE_MB, 200 once freed', async () => {
+    expect((await api.request('/health/ready', { token: null })).status).toBe(200);
+    const taken = takeSpace(fs.dir, 1536 << 10);
+    const down = await api.request('/health/ready', { token: null });
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ error: { memory: { status: 'down' } } });
+    unlinkSync(taken);
+    expect((await api.request('/health/ready', { token: null })).status).toBe(200);
+  });
+});

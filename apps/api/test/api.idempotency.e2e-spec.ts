@@ -1,6 +1,7 @@
 /**
  * `POST /api/sessions/:id/messages` with an `Idempotency-Key` header, once per backend: a retry
- * stores nothing and answers as the first time; the answer is what the save stored.
+ * stores nothing and answers as the first time; the answer is what the save stored; the key with
+ * another body is refused.
  */
 import { ALL_BACKENDS, userText, useTestServer } from './support/api-test-server';
 
@@ -41,6 +42,21 @@ describe.each(ALL_BACKENDS)('idempotent appends on the %s backend', (kind) => {
     ]);
     const info = await (await api.request('/api/sessions/retry-1')).json();
     expect(info).toMatchObject({ messages: 3, stored: 3 });
+  });
+
+  it('refuses the key with another body with 422 IDEMPOTENCY_KEY_REUSED, storing nothing', async () => {
+    const first = await (await append('reused', ['a', 'b'], 'turn-1')).json();
+    const reused = await append('reused', ['a', 'c'], 'turn-1');
+    expect(reused.status).toBe(422);
+    expect(await reused.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    const again = await append('reused', ['a', 'b'], 'turn-1');
+    expect(await again.json()).toEqual({ ...first, replayed: true });
+    const page = await (await api.request('/api/sessions/reused/messages')).json();
+    expect(
+      page.items.map((entry: { message: { parts: Array<{ text: string }> } }) => {
+        return entry.message.parts[0]!.text;
+      }),
+    ).toEqual(['a', 'b']);
   });
 
   it('stores every request without a key', async () => {

@@ -113,7 +113,7 @@ export class SessionsController {
     name: 'Idempotency-Key',
     required: false,
     description:
-      'makes a retry safe: a key this session has seen stores nothing and answers as the first time (1–255 visible ASCII characters)',
+      'makes a retry safe: a key this session has seen with the same body stores nothing and answers as the first time; with another body it is refused with 422 IDEMPOTENCY_KEY_REUSED (1–255 visible ASCII characters)',
   })
   @ApiCreatedResponse({ type: AppendedDto })
   append(

@@ -93,7 +93,8 @@ export class SessionsService {
    * Appends one batch (validated before anything is written; a new id starts a session), then
    * schedules a compaction check, as after an agent's turn. Answers from what `save` returned,
    * with no second read, so a committed write is never reported as failed; a repeated
-   * `idempotencyKey` stores nothing and answers as the first time.
+   * `idempotencyKey` stores nothing and answers as the first time (with another body:
+   * `IdempotencyKeyReusedError`, 422).
    */
   async append(
     sessionId: string,

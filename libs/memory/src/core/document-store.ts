@@ -3,6 +3,7 @@ import { deepFreeze } from './deep-freeze';
 import {
   EMPTY_SAVE_RESULT,
   assertIdempotencyKey,
+  batchDigest,
   findIdempotencyRecord,
   replayedResult,
 } from './idempotency';
@@ -110,7 +111,8 @@ export abstract class DocumentStore implements SessionStore {
 
   /**
    * Appends the batch in one {@link update}; with an idempotency key, the key is checked and
-   * remembered in that same atomic step, so two racing saves with one key store the batch once.
+   * remembered (with the batch's digest) in that same atomic step, so two racing saves with one
+   * key store the batch once; the key with other messages is `IdempotencyKeyReusedError`.
    * An empty batch writes nothing (a key is then only looked up, not remembered).
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
@@ -123,6 +125,7 @@ export abstract class DocumentStore implements SessionStore {
       const seen = findIdempotencyRecord((await this.load(opts)).keys, key);
       return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
     }
+    const digest = key === undefined ? undefined : batchDigest(batch);
     let result: SaveResult = EMPTY_SAVE_RESULT;
     // The last run that wrote, and what a run found under the key.
     let planned: SaveResult | null = null;
@@ -133,6 +136,8 @@ export abstract class DocumentStore implements SessionStore {
         const outcome = saveToDocument(doc, batch, {
           capacity: this.rules.capacity,
           idempotencyKey: key,
+          session: this.sessionId,
+          digest,
         });
         if (outcome.doc === null) {
           found = outcome.result;

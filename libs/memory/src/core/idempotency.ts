@@ -1,5 +1,7 @@
-import { InvalidIdempotencyKeyError } from './errors';
+import { createHash } from 'node:crypto';
+import { IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './errors';
 import type { Cursor, SaveResult } from './memory.interface';
+import type { Message } from './message';
 
 /** How many keyed saves a session remembers, newest first: a key older than that may store again. */
 export const IDEMPOTENCY_KEY_WINDOW = 100;
@@ -15,6 +17,25 @@ export interface IdempotencyRecord {
   readonly key: string;
   readonly first: Cursor | null;
   readonly last: Cursor | null;
+  /** {@link batchDigest} of the batch the first save stored; absent in records kept before digests. */
+  readonly digest?: string;
+}
+
+/**
+ * SHA-256 (base64url) of a validated batch in a canonical JSON form (object keys sorted), kept
+ * with its idempotency key so a reuse of the key with other messages is told from a retry.
+ */
+export function batchDigest(messages: readonly Message[]): string {
+  const canonical = JSON.stringify(messages, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0,
+          ),
+        )
+      : value,
+  );
+  return createHash('sha256').update(canonical).digest('base64url');
 }
 
 /** What a save of an empty batch, or a save that stored nothing new, resolves with. */
@@ -59,6 +80,23 @@ export function replayedResult(record: IdempotencyRecord): SaveResult {
   return { first: record.first, last: record.last, replayed: true };
 }
 
+/**
+ * What a save under a key the session has seen resolves with: the first save's result, replayed,
+ * when its batch has the digest the key was first saved with (`digest` undefined: an empty batch,
+ * which only looks the key up; a record without one predates digests and replays).
+ * @throws IdempotencyKeyReusedError when the key came with other messages.
+ */
+export function replayOrRefuse(
+  session: string,
+  record: IdempotencyRecord,
+  digest: string | undefined,
+): SaveResult {
+  if (digest !== undefined && record.digest !== undefined && record.digest !== digest) {
+    throw new IdempotencyKeyReusedError(session, record.key);
+  }
+  return replayedResult(record);
+}
+
 /** Appends `record`, keeping the newest {@link IDEMPOTENCY_KEY_WINDOW} records (oldest first). */
 export function rememberIdempotencyRecord(
   records: readonly IdempotencyRecord[] | undefined,
@@ -69,7 +107,7 @@ export function rememberIdempotencyRecord(
 }
 
 /**
- * Reads stored records (a JSON array of `{ key, first, last }`, keys matched case-insensitively).
+ * Reads stored records (a JSON array of `{ key, first, last, digest? }`, keys matched case-insensitively).
  * @throws Error naming what does not decode; stores wrap it in `CorruptSessionError`.
  */
 export function decodeIdempotencyRecords(raw: unknown): IdempotencyRecord[] {
@@ -83,6 +121,7 @@ export function decodeIdempotencyRecords(raw: unknown): IdempotencyRecord[] {
     const key = fields.get('key');
     const first = fields.get('first') ?? null;
     const last = fields.get('last') ?? null;
+    const digest = fields.get('digest');
     if (typeof key !== 'string' || key === '') {
       throw new Error(`idempotencyKeys[${index}].key is not a non-empty string`);
     }
@@ -92,6 +131,10 @@ export function decodeIdempotencyRecords(raw: unknown): IdempotencyRecord[] {
     ) {
       throw new Error(`idempotencyKeys[${index}] has a cursor that is not an integer`);
     }
-    return { key, first: first as Cursor | null, last: last as Cursor | null };
+    if (digest !== undefined && typeof digest !== 'string') {
+      throw new Error(`idempotencyKeys[${index}].digest is not a string`);
+    }
+    const record = { key, first: first as Cursor | null, last: last as Cursor | null };
+    return digest === undefined ? record : { ...record, digest };
   });
 }

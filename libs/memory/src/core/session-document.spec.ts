@@ -1,6 +1,6 @@
-import { CorruptSessionError } from './errors';
-import { IDEMPOTENCY_KEY_WINDOW } from './idempotency';
-import { userMessage } from './message';
+import { CorruptSessionError, IdempotencyKeyReusedError } from './errors';
+import { batchDigest, IDEMPOTENCY_KEY_WINDOW } from './idempotency';
+import { userMessage, type Message } from './message';
 import {
   EMPTY_DOCUMENT,
   decodeDocument,
@@ -28,8 +28,44 @@ describe('session documents and idempotency keys', () => {
       idempotencyKey: 'k',
     });
     expect(first.result).toEqual({ first: 1, last: 2, replayed: false });
-    const again = saveToDocument(first.doc!, one, { idempotencyKey: 'k' });
+    const again = saveToDocument(first.doc!, [userMessage('a'), userMessage('b')], {
+      idempotencyKey: 'k',
+    });
     expect(again).toEqual({ doc: null, result: { first: 1, last: 2, replayed: true } });
+  });
+
+  it('refuses the key with other messages, naming the session, and replays a record kept without a digest', () => {
+    const first = saveToDocument(EMPTY_DOCUMENT, [userMessage('a')], { idempotencyKey: 'k' });
+    expect(() =>
+      saveToDocument(first.doc!, [userMessage('b')], { idempotencyKey: 'k', session: 's1' }),
+    ).toThrow(new IdempotencyKeyReusedError('s1', 'k'));
+    const older = decodeDocument('s1', {
+      messages: [userMessage('a')],
+      saved: 1,
+      idempotencyKeys: [{ key: 'k', first: 1, last: 1 }],
+    });
+    expect(saveToDocument(older, [userMessage('b')], { idempotencyKey: 'k' }).result).toEqual({
+      first: 1,
+      last: 1,
+      replayed: true,
+    });
+  });
+
+  it('digests a batch by its content, not by the order of its object keys', () => {
+    const call = (args: Record<string, unknown>) =>
+      [
+        {
+          role: 'assistant',
+          parts: [{ type: 'tool-call', toolCallId: 'c1', name: 'f', arguments: args }],
+        },
+      ] as unknown as Message[];
+    expect(batchDigest(call({ a: 1, b: [2, { c: 3, d: 4 }] }))).toBe(
+      batchDigest(call({ b: [2, { d: 4, c: 3 }], a: 1 })),
+    );
+    expect(batchDigest(call({ a: 1 }))).not.toBe(batchDigest(call({ a: 2 })));
+    expect(batchDigest([userMessage('a')])).not.toBe(
+      batchDigest([userMessage('a'), userMessage('a')]),
+    );
   });
 
   it(`keeps the newest ${IDEMPOTENCY_KEY_WINDOW} keys`, () => {
@@ -48,8 +84,8 @@ describe('session documents and idempotency keys', () => {
     expect(isPlainLog(doc)).toBe(false);
     const encoded = JSON.parse(JSON.stringify(encodeDocument(doc)));
     expect(encoded.idempotencyKeys).toEqual([
-      { key: 'k0', first: 1, last: 1 },
-      { key: 'k1', first: 2, last: 2 },
+      { key: 'k0', first: 1, last: 1, digest: batchDigest(one) },
+      { key: 'k1', first: 2, last: 2, digest: batchDigest(one) },
     ]);
     expect(decodeDocument('s', encoded)).toEqual(doc);
   });

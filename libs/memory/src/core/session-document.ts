@@ -4,8 +4,9 @@ import {
   IDEMPOTENCY_KEY_WINDOW,
   decodeIdempotencyRecords,
   findIdempotencyRecord,
+  batchDigest,
   rememberIdempotencyRecord,
-  replayedResult,
+  replayOrRefuse,
   type IdempotencyRecord,
 } from './idempotency';
 import type {
@@ -101,22 +102,32 @@ export function appendToDocument(
 
 /**
  * A save of a validated, non-empty batch: appends it (see {@link appendToDocument}) and, with an
- * idempotency key, remembers the key with the cursors stored. A key the document already holds
- * stores nothing: `doc` is then null and `result` the first save's, with `replayed: true`.
+ * idempotency key, remembers the key with the cursors stored and the batch's digest. A key the
+ * document already holds stores nothing: `doc` is then null and `result` the first save's, with
+ * `replayed: true`; with other messages than the first save's it throws
+ * `IdempotencyKeyReusedError` (naming `opts.session`). `opts.digest`: the batch's digest, when
+ * the caller computed it already.
  */
 export function saveToDocument(
   doc: SessionDocument,
   messages: readonly Message[],
-  opts: { capacity?: number; idempotencyKey?: string } = {},
+  opts: { capacity?: number; idempotencyKey?: string; session?: string; digest?: string } = {},
 ): { doc: SessionDocument | null; result: SaveResult } {
   const key = opts.idempotencyKey;
   const seen = key === undefined ? undefined : findIdempotencyRecord(doc.keys, key);
-  if (seen) return { doc: null, result: replayedResult(seen) };
+  const digest =
+    key === undefined || messages.length === 0 ? undefined : (opts.digest ?? batchDigest(messages));
+  if (seen) return { doc: null, result: replayOrRefuse(opts.session ?? '', seen, digest) };
   if (messages.length === 0) return { doc: null, result: EMPTY_SAVE_RESULT };
   const appended = appendToDocument(doc, messages, opts.capacity);
   const result: SaveResult = { first: doc.saved + 1, last: appended.saved, replayed: false };
   if (key === undefined) return { doc: appended, result };
-  const keys = rememberIdempotencyRecord(doc.keys, { key, first: result.first, last: result.last });
+  const keys = rememberIdempotencyRecord(doc.keys, {
+    key,
+    first: result.first,
+    last: result.last,
+    digest,
+  });
   return { doc: { ...appended, keys }, result };
 }
 

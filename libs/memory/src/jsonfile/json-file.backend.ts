@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir, statfs, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { MemoryBackend } from '../core/backend.interface';
+import { BackendUnavailableError } from '../core/errors';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { writeFileAtomic } from './atomic-write';
@@ -10,7 +11,7 @@ import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
 import { SessionIndex } from './session-index';
-import { asFileStoreErrors } from './write-all';
+import { asFileStoreErrors, JSON_FILE_STORE } from './write-all';
 
 /** Options of `jsonFileBackend` (a folder of session files). */
 export interface JsonFileBackendOptions extends SessionFilesOptions {
@@ -22,7 +23,16 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
   summarization?: SummarizationOptions;
   /** Clock for `updatedAt` and snapshot times; tests inject one. */
   now?: () => Date;
+  /**
+   * Free bytes the folder's filesystem must have for `check()` (readiness) to pass: below it the
+   * backend reports down before saves start failing with `StorageFullError`. 0 turns the floor
+   * off. Default {@link DEFAULT_MIN_FREE_BYTES}.
+   */
+  minFreeBytes?: number;
 }
+
+/** The default `minFreeBytes`: 16 MiB. */
+const DEFAULT_MIN_FREE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Sessions as files: session `id` lives in `<dir>/<id>.json` (with its log next to it once it is
@@ -37,12 +47,21 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
  * of the list, never deleted or changed; `inspect` on a corrupt one throws `CorruptSessionError`,
  * and `delete` removes it. The first `open` (or `list`) removes temp files and locks left by a
  * process that was killed, so the first write after a crash does not wait.
+ *
+ * `check()` (what readiness calls) fails, naming why, when the folder cannot take a write: it
+ * cannot be created or written (a read-only mount, missing rights) or its filesystem has less
+ * than `minFreeBytes` free.
+ * @throws RangeError when `minFreeBytes` is not a whole number of at least 0.
  */
 export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend {
   if (typeof options.dir !== 'string' || options.dir === '') {
     throw new TypeError('jsonFileBackend needs a "dir" to keep the session files in');
   }
   const dir = resolve(options.dir);
+  const minFreeBytes = options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES;
+  if (!Number.isSafeInteger(minFreeBytes) || minFreeBytes < 0) {
+    throw new RangeError(`minFreeBytes must be a whole number of at least 0, got ${minFreeBytes}`);
+  }
   const files = new SessionFiles(options);
   const index = new SessionIndex(dir);
   const pathOf = (sessionId: string) => join(dir, `${sessionId}.json`);
@@ -82,11 +101,50 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
       await (await open(sessionId)).clear();
     },
     async check() {
-      await mkdir(dir, { recursive: true });
-      const probe = join(dir, `.check-${randomUUID()}.probe`);
-      await writeFileAtomic(probe, '');
-      await unlink(probe);
+      await checkWritable(dir, minFreeBytes);
     },
     async close() {},
   };
+}
+
+/**
+ * Whether `dir` can take a write: it exists (or is made), a probe file can be written and removed
+ * in it, and its filesystem has at least `minFreeBytes` free.
+ * @throws BackendUnavailableError naming why not.
+ */
+async function checkWritable(dir: string, minFreeBytes: number): Promise<void> {
+  const operation = `write check of folder "${dir}"`;
+  const unavailable = (reason: string, cause?: unknown) =>
+    new BackendUnavailableError(
+      JSON_FILE_STORE,
+      operation,
+      null,
+      Object.assign(new Error(reason), { cause }),
+    );
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw unavailable(`the folder cannot be created (${codeOf(error)})`, error);
+  }
+  if (minFreeBytes > 0) {
+    const fs = await statfs(dir);
+    // What an unprivileged process may still use (root may use the reserved blocks too).
+    const free = fs.bavail * fs.bsize;
+    if (free < minFreeBytes) {
+      throw unavailable(
+        `its filesystem has ${free} bytes free, under the floor of ${minFreeBytes} bytes (minFreeBytes)`,
+      );
+    }
+  }
+  const probe = join(dir, `.check-${randomUUID()}.probe`);
+  try {
+    await writeFileAtomic(probe, 'probe');
+  } catch (error) {
+    throw unavailable(`the folder is not writable (${codeOf(error)})`, error);
+  }
+  await unlink(probe).catch(() => undefined);
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException | null)?.code ?? String(error);
 }

@@ -114,8 +114,8 @@ describe('JsonFileMemory file format', () => {
     });
     await memory.save([userMessage('more')]);
     expect(readLines(join(dir, 'chat.log-1.jsonl'))).toEqual([
-      { at: 1, m: turn },
-      { at: 3, m: [userMessage('more')] },
+      { m: turn, at: 1, n: 2 },
+      { m: [userMessage('more')], at: 3, n: 1 },
     ]);
     expect(readdirSync(dir).sort()).toEqual(['chat.json', 'chat.log-1.jsonl']);
   });
@@ -129,7 +129,7 @@ describe('JsonFileMemory file format', () => {
     await memory.save([long]);
     expect(readJson(path)).toMatchObject({ log: 'grows.log-1.jsonl', saved: 2 });
     expect(readLines(join(dir, 'grows.log-1.jsonl'))).toEqual([
-      { at: 1, m: [userMessage('short'), long] },
+      { m: [userMessage('short'), long], at: 1, n: 2 },
     ]);
     expect(await memory.retrieve()).toEqual([userMessage('short'), long]);
   });
@@ -211,8 +211,9 @@ describe('JsonFileMemory file format', () => {
     });
     expect(readLines(join(dir, 'snapshot.log-1.jsonl'))).toEqual([
       {
-        at: 5,
         m: [userMessage('and then?'), assistantMessage('Then we ship it.'), userMessage('ship it')],
+        at: 5,
+        n: 3,
       },
     ]);
     expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 7, stored: 3 });

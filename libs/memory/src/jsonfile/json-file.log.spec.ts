@@ -59,15 +59,35 @@ describe('JsonFileMemory log form: crashes and damage', () => {
 
     await reader.save([userMessage('after the crash')]);
     expect(readFileSync(log, 'utf8')).toBe(
-      `${before}${JSON.stringify({ at: 5, m: [userMessage('after the crash')] })}\n`,
+      `${before}${JSON.stringify({ m: [userMessage('after the crash')], at: 5, n: 1 })}\n`,
     );
     expect(texts(await reader.retrieve())).toEqual(['u0', 'a0', 'u1', 'a1', 'after the crash']);
+  });
+
+  it('counts a session for listing from its last line, in the current and the older line form', async () => {
+    const memory = await logSession('count', 2);
+    const log = join(dir, 'count.log-1.jsonl');
+    expect(readFileSync(log, 'utf8')).toMatch(/"at":3,"n":2\}\n$/);
+    const backend = jsonFileBackend({ dir });
+    expect(await backend.inspect('count')).toMatchObject({ messages: 4 });
+    // A line written before lines ended with their count holds `at` first and no `n`.
+    appendFileSync(log, `${JSON.stringify({ at: 5, m: turn(2) })}\n`);
+    expect(await backend.inspect('count')).toMatchObject({ messages: 6 });
+    expect(texts(await memory.retrieve())).toEqual(['u0', 'a0', 'u1', 'a1', 'u2', 'a2']);
+    await memory.save(turn(3));
+    expect(await backend.inspect('count')).toMatchObject({ messages: 8 });
+    const page = await backend.list({});
+    expect(page.items).toEqual([expect.objectContaining({ id: 'count', messages: 8 })]);
   });
 
   it.each([
     ['a line that is not JSON', 'not json\n'],
     ['a line that skips cursors', `${JSON.stringify({ at: 9, m: [userMessage('x')] })}\n`],
     ['a line with a bad message', '{"at":5,"m":[{"role":"robot","parts":[]}]}\n'],
+    [
+      'a line whose count is not its messages',
+      `{"m":[${JSON.stringify(userMessage('x'))}],"at":5,"n":2}\n`,
+    ],
   ])('raises CorruptSessionError for %s and never writes over it', async (_kind, line) => {
     await logSession('bad', 2);
     const log = join(dir, 'bad.log-1.jsonl');

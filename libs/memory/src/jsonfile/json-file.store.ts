@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { deepFreeze } from '../core/deep-freeze';
-import { SessionTooLargeError } from '../core/errors';
+import { IdempotencyKeyReusedError, SessionTooLargeError } from '../core/errors';
 import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type {
   CallOptions,
@@ -19,7 +19,13 @@ import type {
 } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { validateMessages } from '../core/message.codec';
-import { assertIdempotencyKey, EMPTY_SAVE_RESULT } from '../core/idempotency';
+import {
+  assertIdempotencyKey,
+  batchDigest,
+  EMPTY_SAVE_RESULT,
+  replayedResult,
+  replayOrRefuse,
+} from '../core/idempotency';
 import { replaceDocumentRange, setDocumentMeta } from '../core/session-document';
 import {
   assertSnapshotSwap,
@@ -152,6 +158,7 @@ export class JsonFileMemory implements SessionStore {
   /**
    * Appends the batch atomically and contiguously (see the class comment for what a save writes);
    * with an idempotency key already seen, stores nothing and resolves with the first save's result.
+   * @throws IdempotencyKeyReusedError when the key was first saved with other messages.
    * @throws InvalidMessageError naming the offending path; nothing is written.
    * @throws InvalidIdempotencyKeyError for a malformed key; nothing is written.
    * @throws SessionTooLargeError when the session's files would pass `maxSessionBytes`.
@@ -164,11 +171,14 @@ export class JsonFileMemory implements SessionStore {
     throwIfAborted(opts);
     if (batch.length === 0) {
       const seen = key === undefined ? undefined : (await this.load()).keys.get(key);
-      return seen ? { first: seen[0], last: seen[1], replayed: true } : EMPTY_SAVE_RESULT;
+      return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
     }
+    const digest = key === undefined ? undefined : batchDigest(batch);
     const outcome = await new Promise<SaveResult>((resolve, reject) =>
-      this.files.enqueue<QueuedSave>(this.path, { batch, key, opts, resolve, reject }, (group) =>
-        this.flushSaves(group),
+      this.files.enqueue<QueuedSave>(
+        this.path,
+        { batch, key, digest, opts, resolve, reject },
+        (group) => this.flushSaves(group),
       ),
     );
     return outcome;
@@ -327,7 +337,10 @@ export class JsonFileMemory implements SessionStore {
             const item = pending.shift()!;
             await this.saveAlone(state, item).then(item.resolve, (error: unknown) => {
               item.reject(fileStoreError('save', this.sessionId, error));
-              if (!(error instanceof SessionTooLargeError)) throw error;
+              // Refusals of this save alone; the others of the group go on.
+              const own =
+                error instanceof SessionTooLargeError || error instanceof IdempotencyKeyReusedError;
+              if (!own) throw error;
             });
             state = await this.files.load(this.sessionId, this.path);
           }
@@ -346,9 +359,9 @@ export class JsonFileMemory implements SessionStore {
 
   /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
   private async saveAlone(state: SessionState, item: QueuedSave): Promise<SaveResult> {
-    const { batch, key } = item;
+    const { batch, key, digest } = item;
     const seen = key === undefined ? undefined : state.keys.get(key);
-    if (seen) return { first: seen[0], last: seen[1], replayed: true };
+    if (seen) return replayOrRefuse(this.sessionId, seen, digest);
     const first = state.saved + 1;
     const last = state.saved + batch.length;
     const now = this.now();
@@ -358,7 +371,7 @@ export class JsonFileMemory implements SessionStore {
     } else {
       const known = keyRecords(state);
       const keyRecordsAfter: KeyRecord[] =
-        key === undefined ? known : [...known, [key, first, last]];
+        key === undefined ? known : [...known, [key, first, last, digest!]];
       await this.files.writeGeneration(
         this.sessionId,
         this.path,
@@ -384,8 +397,15 @@ export class JsonFileMemory implements SessionStore {
     for (const item of items) {
       const seen = item.key === undefined ? undefined : state.keys.get(item.key);
       const earlier = item.key === undefined ? undefined : firstWithKey.get(item.key);
-      if (seen) item.resolve({ first: seen[0], last: seen[1], replayed: true });
-      else if (earlier) repeats.push({ item, of: earlier });
+      if (seen) {
+        try {
+          item.resolve(replayOrRefuse(this.sessionId, seen, item.digest));
+        } catch (error) {
+          item.reject(error);
+        }
+      } else if (earlier && earlier.digest !== item.digest) {
+        item.reject(new IdempotencyKeyReusedError(this.sessionId, item.key!));
+      } else if (earlier) repeats.push({ item, of: earlier });
       else {
         if (item.key !== undefined) firstWithKey.set(item.key, item);
         writes.push(item);
@@ -395,7 +415,7 @@ export class JsonFileMemory implements SessionStore {
       this.sessionId,
       this.path,
       state,
-      writes.map((item) => ({ messages: item.batch, key: item.key })),
+      writes.map((item) => ({ messages: item.batch, key: item.key, digest: item.digest })),
       this.now(),
     );
     const outcomes = new Map<QueuedSave, readonly [Cursor, Cursor] | Error>();
@@ -432,6 +452,8 @@ export class JsonFileMemory implements SessionStore {
 interface QueuedSave {
   batch: readonly Message[];
   key: string | undefined;
+  /** The batch's digest, kept with `key`. */
+  digest: string | undefined;
   opts: SaveOptions | undefined;
   resolve(outcome: SaveResult): void;
   reject(error: unknown): void;

@@ -241,7 +241,7 @@ export class SessionFiles {
     session: string,
     path: string,
     state: SessionState,
-    batches: ReadonlyArray<{ messages: readonly Message[]; key?: string }>,
+    batches: ReadonlyArray<{ messages: readonly Message[]; key?: string; digest?: string }>,
     now: Date,
   ): Promise<Array<readonly [Cursor, Cursor] | SessionTooLargeError>> {
     const log = state.log!;
@@ -254,15 +254,16 @@ export class SessionFiles {
       at: Cursor;
       messages: readonly Message[];
       key?: string;
+      digest?: string;
     }> = [];
     let offset = end;
-    const results = batches.map(({ messages, key }) => {
-      const line = Buffer.from(encodeLogLine(next, messages, key), 'utf8');
+    const results = batches.map(({ messages, key, digest }) => {
+      const line = Buffer.from(encodeLogLine(next, messages, key, digest), 'utf8');
       if (size + line.length > this.maxSessionBytes) {
         return new SessionTooLargeError(session, size + line.length, this.maxSessionBytes);
       }
       lines.push(line);
-      appended.push({ offset, at: next, messages, key });
+      appended.push({ offset, at: next, messages, key, digest });
       offset += line.length;
       size += line.length;
       next += messages.length;
@@ -306,6 +307,7 @@ export class SessionFiles {
       at: Cursor;
       messages: readonly Message[];
       key?: string;
+      digest?: string;
     }>,
     length: number,
     now: Date,
@@ -323,7 +325,14 @@ export class SessionFiles {
       log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
       for (const message of batch.messages) state.messages.push(message);
       state.saved = batch.at + batch.messages.length - 1;
-      if (batch.key !== undefined) rememberKey(state.keys, batch.key, batch.at, state.saved);
+      if (batch.key !== undefined) {
+        rememberKey(state.keys, {
+          key: batch.key,
+          first: batch.at,
+          last: state.saved,
+          digest: batch.digest,
+        });
+      }
     }
     log.end = end + length;
     log.size = log.end;
@@ -520,7 +529,9 @@ async function headNames(path: string, name: string): Promise<boolean> {
 
 /** A session's remembered idempotency keys as stored in a head, oldest first. */
 export function keyRecords(state: SessionState): KeyRecord[] {
-  return [...state.keys].map(([key, [first, last]]) => [key, first, last] as const);
+  return [...state.keys.values()].map(({ key, first, last, digest }): KeyRecord =>
+    digest === undefined ? [key, first!, last!] : [key, first!, last!, digest],
+  );
 }
 
 /**

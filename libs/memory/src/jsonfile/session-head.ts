@@ -4,8 +4,13 @@ import { decodeDocument } from '../core/session-document';
 /** The `format` value that marks a session file as a head over a log. */
 export const HEAD_FORMAT = 'agent-memory/session-log@1';
 
-/** A remembered idempotency key: the key and the cursors its save stored. */
-export type KeyRecord = readonly [key: string, first: Cursor, last: Cursor];
+/**
+ * A remembered idempotency key: the key, the cursors its save stored and the digest of its batch
+ * (absent in heads written before digests were kept).
+ */
+export type KeyRecord =
+  | readonly [key: string, first: Cursor, last: Cursor]
+  | readonly [key: string, first: Cursor, last: Cursor, digest: string];
 
 /**
  * The small head file `<id>.json` of a session kept in log form: everything but the messages,
@@ -85,7 +90,7 @@ function isCursor(value: unknown): boolean {
 function isKeyRecord(value: unknown): boolean {
   return (
     Array.isArray(value) &&
-    value.length === 3 &&
+    (value.length === 3 || (value.length === 4 && typeof value[3] === 'string')) &&
     typeof value[0] === 'string' &&
     Number.isSafeInteger(value[1]) &&
     Number.isSafeInteger(value[2])

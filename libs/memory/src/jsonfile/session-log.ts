@@ -5,7 +5,10 @@ import { decodeMessages } from '../core/message.codec';
 
 /**
  * One line of a session's log file: one saved batch, in JSON Lines. `at` is the cursor of the
- * batch's first message, `m` its messages, `k` the idempotency key it was saved with (if any).
+ * batch's first message, `m` its messages, `k` the idempotency key it was saved with (if any),
+ * `d` the digest of the batch kept with that key and `n` the count of messages. `at` and `n` end
+ * the line, so the count a session holds is read from the log's last bytes, without parsing its
+ * last batch (lines written before hold `at` first and no `n`; both decode).
  * A line is committed once it ends with a newline; a last line without one was torn by a crash
  * during its write (that save was never acknowledged) and is ignored, then cut off by the next
  * writer.
@@ -16,6 +19,7 @@ export interface LogBatch {
   at: Cursor;
   messages: readonly Message[];
   key?: string;
+  digest?: string;
 }
 
 /** How many bytes a log read takes at a time: bounds memory and the time between event-loop turns. */
@@ -23,10 +27,43 @@ const READ_CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
 
 /** The JSON line of one batch, newline included. */
-export function encodeLogLine(at: Cursor, messages: readonly Message[], key?: string): string {
-  const line: { at: Cursor; m: readonly Message[]; k?: string } = { at, m: messages };
+export function encodeLogLine(
+  at: Cursor,
+  messages: readonly Message[],
+  key?: string,
+  digest?: string,
+): string {
+  const line: { m: readonly Message[]; k?: string; d?: string; at?: Cursor; n?: number } = {
+    m: messages,
+  };
   if (key !== undefined) line.k = key;
+  if (key !== undefined && digest !== undefined) line.d = digest;
+  line.at = at;
+  line.n = messages.length;
   return `${JSON.stringify(line)}\n`;
+}
+
+/** The end of a line {@link encodeLogLine} wrote: `"at":<cursor>,"n":<count>}` and the newline. */
+const LINE_END = /"at":(\d{1,16}),"n":(\d{1,16})\}\n$/;
+/** Bytes read from a log's end to find its last line's cursor and count. */
+const LINE_END_BYTES = 64;
+
+/**
+ * The cursor range of the last line of an open log of `size` bytes, from its last bytes only, when
+ * that line is committed and was written with its count at the end.
+ * @returns null when it cannot tell so (an older line, a torn last line, an empty log).
+ */
+export async function readLastLineRange(
+  handle: FileHandle,
+  size: number,
+): Promise<{ at: Cursor; count: number } | null> {
+  const length = Math.min(size, LINE_END_BYTES);
+  if (length === 0) return null;
+  const data = Buffer.allocUnsafe(length);
+  const { bytesRead } = await handle.read(data, 0, length, size - length);
+  const match = LINE_END.exec(data.toString('latin1', 0, bytesRead));
+  if (!match) return null;
+  return { at: Number(match[1]), count: Number(match[2]) };
 }
 
 /** Decodes one committed line. @throws Error saying what is wrong (the caller names the session). */
@@ -40,16 +77,31 @@ export function decodeLogLine(text: string, offset: number): LogBatch {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new Error(`log line at byte ${offset} is not an object`);
   }
-  const { at, m, k } = raw as { at?: unknown; m?: unknown; k?: unknown };
+  const { at, m, k, d, n } = raw as {
+    at?: unknown;
+    m?: unknown;
+    k?: unknown;
+    d?: unknown;
+    n?: unknown;
+  };
   if (!Number.isSafeInteger(at) || (at as number) < 1) {
     throw new Error(`log line at byte ${offset} has no cursor "at"`);
   }
   if (!Array.isArray(m)) throw new Error(`log line at byte ${offset} has no message list "m"`);
+  if (n !== undefined && n !== m.length) {
+    throw new Error(
+      `log line at byte ${offset} counts ${String(n)} messages but holds ${m.length}`,
+    );
+  }
   if (k !== undefined && typeof k !== 'string') {
     throw new Error(`log line at byte ${offset} has a key "k" that is not a string`);
   }
+  if (d !== undefined && typeof d !== 'string') {
+    throw new Error(`log line at byte ${offset} has a digest "d" that is not a string`);
+  }
   const batch: LogBatch = { offset, at: at as number, messages: decodeMessages(m) };
   if (k !== undefined) batch.key = k;
+  if (k !== undefined && d !== undefined) batch.digest = d;
   return batch;
 }
 

@@ -2,12 +2,12 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { deepFreeze } from '../core/deep-freeze';
 import { CorruptSessionError } from '../core/errors';
-import { IDEMPOTENCY_KEY_WINDOW } from '../core/idempotency';
+import { IDEMPOTENCY_KEY_WINDOW, type IdempotencyRecord } from '../core/idempotency';
 import type { Cursor } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { decodeDocument } from '../core/session-document';
 import { decodeHead, isHead, type SessionHead } from './session-head';
-import { readLastLogLine, readLogLines, type LogBatch } from './session-log';
+import { readLastLineRange, readLastLogLine, readLogLines, type LogBatch } from './session-log';
 
 /** Idempotency keys remembered per session: the newest keyed saves. */
 export const KEY_WINDOW = IDEMPOTENCY_KEY_WINDOW;
@@ -59,8 +59,8 @@ export interface SessionState {
   windowAt: Cursor;
   /** The loaded messages, frozen: cursors `windowAt`…`saved`. */
   messages: Message[];
-  /** Recent idempotency keys and the cursors their saves stored, oldest first. */
-  keys: Map<string, readonly [Cursor, Cursor]>;
+  /** Recent idempotency keys, the cursors their saves stored and their batches' digests, oldest first. */
+  keys: Map<string, IdempotencyRecord>;
   log: LoadedLog | null;
 }
 
@@ -125,18 +125,16 @@ export function parseSessionText(
       saved: head.tail.at - 1,
       windowAt: head.tail.at,
       messages: [],
-      keys: new Map(head.keys.map(([key, first, last]) => [key, [first, last] as const])),
+      keys: keysOfHead(head),
       log: { head, ino: -1, end: head.tail.offset, size: head.tail.offset, lines: [] },
     };
   }
   const doc = decodeDocument(session, raw);
   // The earlier single object may hold idempotency keys (`idempotencyKeys`), decoded by the core.
   const legacyKeys = doc.keys ?? [];
-  const keys = new Map<string, readonly [Cursor, Cursor]>();
+  const keys = new Map<string, IdempotencyRecord>();
   for (const record of legacyKeys) {
-    if (record.first !== null && record.last !== null) {
-      keys.set(record.key, [record.first, record.last]);
-    }
+    if (record.first !== null && record.last !== null) keys.set(record.key, record);
   }
   return {
     form: 'plain',
@@ -178,9 +176,7 @@ export async function refreshLog(
       log.end = log.head.tail.offset;
       log.lines = [];
       state.messages = [];
-      state.keys = new Map(
-        log.head.keys.map(([key, first, last]) => [key, [first, last] as const]),
-      );
+      state.keys = keysOfHead(log.head);
       state.saved = log.head.tail.at - 1;
     }
     log.size = current.size;
@@ -195,7 +191,14 @@ export async function refreshLog(
           log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
           for (const message of batch.messages) state.messages.push(message);
           state.saved = batch.at + batch.messages.length - 1;
-          if (batch.key !== undefined) rememberKey(state.keys, batch.key, batch.at, state.saved);
+          if (batch.key !== undefined) {
+            rememberKey(state.keys, {
+              key: batch.key,
+              first: batch.at,
+              last: state.saved,
+              digest: batch.digest,
+            });
+          }
         },
       );
       log.end = read;
@@ -212,15 +215,17 @@ export async function refreshLog(
 }
 
 /** Records a key as the newest, forgetting the oldest beyond {@link KEY_WINDOW}. */
-export function rememberKey(
-  keys: Map<string, readonly [Cursor, Cursor]>,
-  key: string,
-  first: Cursor,
-  last: Cursor,
-): void {
-  keys.delete(key);
-  keys.set(key, [first, last]);
+export function rememberKey(keys: Map<string, IdempotencyRecord>, record: IdempotencyRecord): void {
+  keys.delete(record.key);
+  keys.set(record.key, record);
   if (keys.size > KEY_WINDOW) keys.delete(keys.keys().next().value!);
+}
+
+/** The keys a head remembers, as records. */
+function keysOfHead(head: SessionHead): Map<string, IdempotencyRecord> {
+  return new Map(
+    head.keys.map(([key, first, last, digest]) => [key, { key, first, last, digest }] as const),
+  );
 }
 
 /**
@@ -257,7 +262,10 @@ export async function readBatches(
   }
 }
 
-/** The count ever saved of a head's log, from its last line (null when it has none). */
+/**
+ * The count ever saved of a head's log: from the cursor and count that end its last line (its
+ * last bytes), or for a log whose last line lacks them, from that line decoded.
+ */
 export async function lastSavedOfLog(
   session: string,
   path: string,
@@ -266,6 +274,8 @@ export async function lastSavedOfLog(
   const handle = await open(logPathOf(path, head), 'r');
   try {
     const { size } = await handle.stat();
+    const range = await readLastLineRange(handle, size);
+    if (range) return Math.max(head.saved, range.at + range.count - 1);
     const last = await readLastLogLine(handle, size).catch((error: Error) => {
       throw new CorruptSessionError(session, `the log ${error.message}`, { cause: error });
     });

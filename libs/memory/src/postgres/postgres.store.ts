@@ -16,9 +16,11 @@ import type {
 import {
   EMPTY_SAVE_RESULT,
   assertIdempotencyKey,
+  batchDigest,
   decodeIdempotencyRecords,
   findIdempotencyRecord,
   rememberIdempotencyRecord,
+  replayOrRefuse,
   replayedResult,
 } from '../core/idempotency';
 import type { Message } from '../core/message';
@@ -164,7 +166,8 @@ export class PostgresMemory implements SessionStore {
   /**
    * Without an idempotency key, one call, combined with the saves of the session waiting in
    * this process; with one, a transaction that takes the session's lock, then its row, looks the
-   * key up in `idempotency_keys`, and inserts and remembers it only when new.
+   * key up in `idempotency_keys`, and inserts and remembers it (with the batch's digest) only
+   * when new; the key with other messages is `IdempotencyKeyReusedError`.
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
     const batch = validateMessages(messages);
@@ -193,6 +196,7 @@ export class PostgresMemory implements SessionStore {
       );
       result = savedRange(seqs);
     } else {
+      const digest = batchDigest(batch);
       result = await pgRequest('save', this.sessionId, () =>
         this.dataSource.transaction(async (tx) => {
           // The session's lock first, as every writer takes it; then its row, with the keys.
@@ -202,7 +206,7 @@ export class PostgresMemory implements SessionStore {
           ];
           const keys = decodeIdempotencyRecords(row.idempotency_keys);
           const seen = findIdempotencyRecord(keys, key);
-          if (seen) return replayedResult(seen);
+          if (seen) return replayOrRefuse(this.sessionId, seen, digest);
           const [{ seqs }] = (await tx.query(this.sql.saveCall, [
             this.sessionId,
             jsonArray(json),
@@ -213,6 +217,7 @@ export class PostgresMemory implements SessionStore {
             key,
             first: saved.first,
             last: saved.last,
+            digest,
           });
           await tx.query(this.sql.setIdempotencyKeys, [this.sessionId, JSON.stringify(remembered)]);
           return saved;
