@@ -110,7 +110,7 @@ export class RecallEngine {
     query: string,
     opts?: CallOptions,
   ): Promise<RecallResult> {
-    const { embedder, store, topK, minScore, scope, resourceMetaKey } = this.options;
+    const { store, topK, minScore, scope, resourceMetaKey } = this.options;
     const filter: VectorFilter = { session: sessionId };
     if (scope === 'resource') {
       const resource = (await session.meta())[resourceMetaKey];
