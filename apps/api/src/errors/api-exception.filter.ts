@@ -110,7 +110,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return {
         statusCode: 503,
         code: exception.code,
-        message: 'the embedding model did not answer the recall query in time; retry later',
+        message:
+          'embedding the recall query failed or took too long; retry later (details in the server log)',
       };
     }
     if (exception instanceof MemoryError) {
