@@ -132,6 +132,7 @@ describe('parseMemoryConfig', () => {
       scope: 'resource',
       resourceMetaKey: 'user',
       minScore: 0.25,
+      queryTimeoutMs: 2000,
     });
   });
 

@@ -7,7 +7,7 @@ import {
 } from '@agent-memory/memory';
 import type { StoreObserver } from '@agent-memory/memory/observability';
 import type { MemoryConfig } from './memory-config';
-import { withRecallFromConfig } from './recall-options.factory';
+import { withRecallFromConfig, type RecallErrorListener } from './recall-options.factory';
 
 /**
  * The backend `MEMORY_BACKEND` names. Optional backends are loaded only when chosen, so a
@@ -56,9 +56,10 @@ export async function memoryBackendFromConfig(
 export async function memoryBackendWithRecallFromConfig(
   config: MemoryConfig,
   observer?: StoreObserver,
+  onRecallError?: RecallErrorListener,
 ): Promise<MemoryBackend> {
   const backend = await memoryBackendFromConfig(config, observer);
-  return config.recall ? withRecallFromConfig(backend, config.recall) : backend;
+  return config.recall ? withRecallFromConfig(backend, config.recall, onRecallError) : backend;
 }
 
 /**
@@ -66,18 +67,24 @@ export async function memoryBackendWithRecallFromConfig(
  * compaction threshold and window, the LLM (or the offline summariser) and where checks run.
  * @param opts.mode overrides `COMPACTION_MODE` (the worker always compacts inline).
  * @param opts.observer told by the stores about CAS retries and session sizes (metrics).
+ * @param opts.onRecallError told of each recall failure (indexing or a query), after it is logged.
  * @param opts.recall false leaves recall off whatever the settings say: the compaction worker
  *   neither saves messages nor answers `retrieve`, so indexing stays with the processes that save.
  */
 export function memoryModuleOptionsFromConfig(
   config: MemoryConfig,
-  opts: { mode?: 'inline' | 'nats'; observer?: StoreObserver; recall?: boolean } = {},
+  opts: {
+    mode?: 'inline' | 'nats';
+    observer?: StoreObserver;
+    recall?: boolean;
+    onRecallError?: RecallErrorListener;
+  } = {},
 ): MemoryModuleOptions {
   const mode = opts.mode ?? config.compactionMode;
   const withRecall = opts.recall ?? true;
   return {
     backend: withRecall
-      ? memoryBackendWithRecallFromConfig(config, opts.observer)
+      ? memoryBackendWithRecallFromConfig(config, opts.observer, opts.onRecallError)
       : memoryBackendFromConfig(config, opts.observer),
     compaction: {
       thresholdTokens: config.compactAtTokens,

@@ -33,6 +33,11 @@ export interface RecallConfig {
   resourceMetaKey: string;
   /** `MEMORY_RECALL_MIN_SCORE`: leave out hits below this cosine similarity (-1 to 1). Default none. */
   minScore: number | null;
+  /**
+   * `MEMORY_RECALL_QUERY_TIMEOUT_MS`: the one deadline of a query's embedding; past it a turn gets
+   * its context without recall and the recall route answers 503. Default 2000.
+   */
+  queryTimeoutMs: number;
 }
 
 /** Every `MEMORY_RECALL_*` variable {@link readRecallConfig} reads. */
@@ -50,6 +55,7 @@ export const RECALL_ENV_VARS = [
   'MEMORY_RECALL_SCOPE',
   'MEMORY_RECALL_RESOURCE_KEY',
   'MEMORY_RECALL_MIN_SCORE',
+  'MEMORY_RECALL_QUERY_TIMEOUT_MS',
 ] as const;
 
 const EMBEDDERS = ['hashed', 'offline', 'openai'] as const;
@@ -132,6 +138,7 @@ export function readRecallConfig(
     scope: reader.oneOf('MEMORY_RECALL_SCOPE', SCOPES, 'session'),
     resourceMetaKey: reader.string('MEMORY_RECALL_RESOURCE_KEY') ?? 'resource',
     minScore: readMinScore(reader),
+    queryTimeoutMs: reader.integer('MEMORY_RECALL_QUERY_TIMEOUT_MS', 2000, 1, 600_000),
   };
 }
 

@@ -1,6 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { MemoryBackend } from '@agent-memory/memory';
-import type { Embedder, RecallBackend, VectorStore } from '@agent-memory/memory/rag';
+import type {
+  Embedder,
+  RecallBackend,
+  RecallOperation,
+  VectorStore,
+} from '@agent-memory/memory/rag';
 import type { DataSource } from 'typeorm';
 import type { RecallConfig } from './recall-config';
 
@@ -74,6 +79,9 @@ function withClose(store: VectorStore, after: () => Promise<void>): VectorStore 
   });
 }
 
+/** Told of every recall failure after it is logged (for metrics). */
+export type RecallErrorListener = (error: unknown, operation: RecallOperation) => void;
+
 /**
  * `backend` with semantic recall as `config` describes: saves are embedded by background jobs
  * (never on the request path), a start-up catch-up indexes what earlier runs left, indexing
@@ -82,6 +90,7 @@ function withClose(store: VectorStore, after: () => Promise<void>): VectorStore 
 export async function withRecallFromConfig(
   backend: MemoryBackend,
   config: RecallConfig,
+  onRecallError?: RecallErrorListener,
 ): Promise<RecallBackend> {
   try {
     const { withRecall } = await import('@agent-memory/memory/rag');
@@ -96,12 +105,18 @@ export async function withRecallFromConfig(
       scope: config.scope,
       resourceMetaKey: config.resourceMetaKey,
       ...(config.minScore !== null ? { minScore: config.minScore } : {}),
-      onError: (error, sessionId) =>
-        logger.warn(
-          `indexing ${sessionId ? `session "${sessionId}"` : 'the backlog'} failed, will retry: ${
-            error instanceof Error ? error.message : String(error)
-          }`,
-        ),
+      queryTimeoutMs: config.queryTimeoutMs,
+      onError: (error, sessionId, operation) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (operation === 'query') {
+          logger.warn(`recall for session "${sessionId}" went without recall: ${reason}`);
+        } else {
+          logger.warn(
+            `indexing ${sessionId ? `session "${sessionId}"` : 'the backlog'} failed, will retry: ${reason}`,
+          );
+        }
+        onRecallError?.(error, operation);
+      },
     });
   } catch (error) {
     await backend.close().catch(() => undefined);

@@ -10,7 +10,13 @@
  */
 import fc from 'fast-check';
 import type { BackendKind } from '@agent-memory/memory';
-import { InvalidMessageError, MemoryError, validateMessage } from '@agent-memory/memory';
+import {
+  InvalidMessageError,
+  MAX_MESSAGE_PARTS,
+  MemoryError,
+  validateMessage,
+} from '@agent-memory/memory';
+import { MAX_APPEND_PARTS } from '../../apps/api/src/sessions/session-request.parsers';
 import { decodeListToken, encodeListToken } from '../../libs/memory/src/core/session-list';
 import { startApiProcess, type ApiProcess } from '../../apps/api/test/support/api-process';
 import { backendEnv, type BackendEnv } from '../../apps/api/test/support/api-test-server';
@@ -354,5 +360,75 @@ describe('fuzzing', () => {
       // What the server adds to the wait every process on the host sees stays within budget.
       expect(maxDelayMs - bare.maxMs).toBeLessThan(BLOCK_BUDGET_MS);
     }, 300_000);
+
+    it('refuses the shapes that once held the server with 400 naming the limit, holding no loop', async () => {
+      const before = await storedState();
+      const part = '{"type":"text"}';
+      const message = (parts: string, extra = '') => `{"role":"user"${extra},"parts":[${parts}]}`;
+      const shapes: [string, string, RegExp][] = [
+        [
+          '250,000 empty parts',
+          `{"messages":[${message(Array(250_000).fill(part).join(','))}]}`,
+          /more than \d+ objects and arrays/,
+        ],
+        [
+          '500,000-deep nesting in an unknown field',
+          `{"messages":[${message('', `,"x":${'['.repeat(500_000)}${']'.repeat(500_000)}`)}]}`,
+          /deeper than \d+ levels/,
+        ],
+        [
+          'too many parts in one message',
+          `{"messages":[${message(
+            Array(MAX_MESSAGE_PARTS + 1)
+              .fill(part)
+              .join(','),
+          )}]}`,
+          /at most \d+ parts, got/,
+        ],
+        [
+          'too many parts in one request',
+          `{"messages":[${Array(20)
+            .fill(
+              message(
+                Array(MAX_APPEND_PARTS / 20 + 1)
+                  .fill(part)
+                  .join(','),
+              ),
+            )
+            .join(',')}]}`,
+          /at most \d+ parts together/,
+        ],
+        [
+          'one field in two cases',
+          `{"messages":[{"role":"user","ROLE":"system","parts":[${part}]}]}`,
+          /"role" and "ROLE" name the same field/,
+        ],
+        [
+          'one field twice',
+          `{"messages":[{"role":"user","role":"system","parts":[${part}]}]}`,
+          /"role" is given twice/,
+        ],
+      ];
+      await eventLoopDelay(api);
+      for (const [label, body, reason] of shapes) {
+        for (let round = 0; round < 3; round++) {
+          const response = await api.request('/api/sessions/keep-1/messages', {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json' },
+          });
+          const answer = (await response.json()) as { code: string; message: string };
+          expect([label, response.status]).toEqual([label, 400]);
+          expect([label, answer.code]).toEqual([label, expect.stringMatching(/^INVALID_/)]);
+          expect([label, answer.message]).toEqual([label, expect.stringMatching(reason)]);
+        }
+      }
+      const { holdMs } = await eventLoopDelay(api);
+      console.log(
+        `[${kind}] oversized shapes refused; event loop held at most ${holdMs.toFixed(1)} ms`,
+      );
+      expect(holdMs).toBeLessThan(BLOCK_BUDGET_MS);
+      expect(await storedState()).toEqual(before);
+    }, 120_000);
   });
 });

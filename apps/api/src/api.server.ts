@@ -7,12 +7,14 @@ import {
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { json } from 'express';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_DIST_DIR, AppModule } from './app.module';
 import { adminAuthGate } from './auth/admin-auth.middleware';
 import { AdminToken } from './auth/admin-token';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
 import { dashboardScriptHashes } from './dashboard/inline-script-hashes';
+import { verifyJsonBodyShape } from './body/json-body-shape';
 import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';
@@ -82,7 +84,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       openPrefixes: [...OPEN_API_PATHS],
     }),
   );
-  app.useBodyParser('json', { limit: MAX_BODY_SIZE });
+  // Express's own JSON parser: Nest's `useBodyParser` keeps the `verify` hook for itself.
+  app.use(json({ limit: MAX_BODY_SIZE, verify: verifyJsonBodyShape }));
   app.use(bodyParseErrors());
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(

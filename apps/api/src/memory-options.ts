@@ -17,7 +17,10 @@ export function apiMemoryOptions(
   metrics: MemoryMetrics,
   lastCompactions?: LastCompactions,
 ): MemoryModuleOptions {
-  const options = memoryModuleOptionsFromConfig(config, { observer: metrics });
+  const options = memoryModuleOptionsFromConfig(config, {
+    observer: metrics,
+    onRecallError: (_error, operation) => metrics.recallFailed(operation),
+  });
   const given = options.backend;
   // A backend factory is called here, inside the module's async options factory (start-up).
   const opened = Promise.resolve(typeof given === 'function' ? given() : given);

@@ -5,7 +5,6 @@
  * that names the dependency without its address, a refused example token, and a block after
  * repeated wrong tokens.
  */
-import { ConsoleLogger } from '@nestjs/common';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,19 +13,7 @@ import { startApiServer } from '../src/api.server';
 import { ConfigValidationError } from '../src/config/api-config';
 import { startThrowawayPostgres, type ThrowawayServer } from '@agent-memory/test-support/services';
 import { backendEnv, startTestServer, type TestServer } from './support/api-test-server';
-
-/** Keeps what the server logs, to check what it does not say. */
-class RecordingLogger extends ConsoleLogger {
-  readonly lines: string[] = [];
-  protected override printMessages(messages: unknown[], context = '', logLevel = 'log'): void {
-    for (const message of messages) {
-      this.lines.push(`${logLevel} [${context}] ${String(message)}`);
-    }
-  }
-  override error(message: unknown, ...rest: unknown[]): void {
-    this.lines.push(`error ${String(message)} ${rest.map(String).join(' ')}`);
-  }
-}
+import { RecordingLogger } from './support/recording-logger';
 
 function postRaw(api: TestServer, body: Buffer | string, headers: Record<string, string>) {
   return api.request('/api/sessions/s1/messages', {

@@ -32,6 +32,11 @@ import {
   type BackendEnv,
   type TestServer,
 } from './support/api-test-server';
+import { RecordingLogger } from './support/recording-logger';
+import {
+  startFakeEmbeddings,
+  type FakeEmbeddings,
+} from '@agent-memory/test-support/fake-embeddings.server';
 
 describe('GET /api/sessions/:id/recall on a server without recall', () => {
   let api: TestServer;
@@ -220,5 +225,74 @@ describe('GET /api/sessions/:id/recall with recall configured', () => {
     const unknown = await get('/api/sessions/nobody/recall?q=x');
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: 'SESSION_NOT_FOUND' });
+  });
+});
+
+describe('GET /api/sessions/:id/recall against a slow or broken embedding model', () => {
+  let embeddings: FakeEmbeddings;
+  let api: TestServer;
+  const logger = new RecordingLogger({ logLevels: ['error', 'warn', 'log'] });
+  beforeAll(async () => {
+    embeddings = await startFakeEmbeddings(32);
+    api = await startTestServer(
+      {
+        MEMORY_BACKEND: 'simple',
+        MEMORY_RECALL_EMBEDDER: 'openai',
+        MEMORY_RECALL_EMBEDDER_URL: embeddings.baseUrl,
+        MEMORY_RECALL_EMBEDDER_MODEL: 'embedder-under-test',
+        MEMORY_RECALL_EMBEDDER_DIMENSIONS: '32',
+        MEMORY_RECALL_QUERY_TIMEOUT_MS: '1000',
+      },
+      { logger },
+    );
+    const saved = await api.append('s1', [
+      { role: 'user', parts: [{ type: 'text', text: 'my cat is called Miso' }] },
+    ]);
+    expect(saved.status).toBe(201);
+    // The save's indexing request is answered before any failure is scripted.
+    while (embeddings.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+    expect((await api.request('/api/sessions/s1/recall?q=cat')).status).toBe(200);
+  });
+  afterAll(async () => {
+    await api?.dispose();
+    await embeddings?.close();
+  });
+
+  const port = (): string => new URL(embeddings.baseUrl).port;
+
+  it.each([
+    ['hangs', () => void embeddings.holdNext()],
+    ['asks to retry in an hour', () => embeddings.failNext(429, { retryAfterSeconds: 3600 })],
+    [
+      'fails with its own text',
+      () => {
+        for (let i = 0; i < 4; i++) {
+          embeddings.failNext(500, { body: '{"error":{"message":"upstream secret text"}}' });
+        }
+      },
+    ],
+    ['answers 8 MB', () => embeddings.replyRawNext(`{"data":[${'0.5,'.repeat(2_000_000)}0]}`)],
+  ])(
+    'answers 503 EMBEDDING_FAILED naming no URL or upstream text when the model %s',
+    async (_label, script) => {
+      script();
+      const response = await api.request('/api/sessions/s1/recall?q=what%20is%20my%20cat%20called');
+      const text = await response.text();
+      expect(response.status).toBe(503);
+      expect(JSON.parse(text)).toEqual({
+        statusCode: 503,
+        code: 'EMBEDDING_FAILED',
+        message: expect.stringMatching(/recall/),
+      });
+      for (const secret of [port(), '127.0.0.1', 'upstream secret', 'embedder-under-test']) {
+        expect(text).not.toContain(secret);
+      }
+    },
+  );
+
+  it('counts each failed query and logs it at warn', async () => {
+    const metrics = await (await api.request('/metrics')).text();
+    expect(metrics).toMatch(/agent_memory_recall_failures_total\{operation="query"\} [1-9]/);
+    expect(logger.lines.join('\n')).toMatch(/warn .*upstream secret text/);
   });
 });

@@ -1,9 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sendApiError } from '../errors/api-exception.filter';
-import { ApiHttpError } from '../errors/api-http.error';
 import { AdminToken } from './admin-token';
-import { bearerTokenFailure } from './admin-token.guard';
-import { FailedAuthLimiter } from './failed-auth.limiter';
+import { bearerTokenFailure, tooManyAuthFailures } from './admin-token.guard';
+import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
+import { canonicalPath } from './gate-path';
 
 /** What the gate protects and what it leaves open. */
 export interface AdminAuthGateOptions {
@@ -18,11 +18,14 @@ function under(path: string, prefix: string): boolean {
 }
 
 /**
- * Express middleware run before the body is read and before routing: every request under a
+ * Express middleware run before any body is read and before routing: every request under a
  * protected prefix needs `Authorization: Bearer <admin token>` (401 otherwise, unknown routes
  * included, so the token check is not a way to map the API), and gets `Cache-Control: no-store`.
- * A client over its failed-attempt limit gets 429 with `Retry-After`. It answers those itself, in
- * the API's JSON error shape (see `sendApiError`).
+ * It decides on the path's canonical spelling ({@link canonicalPath}), so `/API/…`, `//api/…` or
+ * `/%61pi/…` are checked like `/api/…`. A wrong token counts toward the client's failed-attempt
+ * limit; no token at all (a CORS preflight, a browser's first try) does not. A client over its
+ * limit gets 429 with `Retry-After`. It answers those itself, in the API's JSON error shape (see
+ * `sendApiError`), so a refused request's body is never parsed.
  */
 export function adminAuthGate(
   token: AdminToken,
@@ -30,31 +33,22 @@ export function adminAuthGate(
   options: AdminAuthGateOptions,
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const path = req.path;
+    const path = canonicalPath(req.path);
     if (!options.protectedPrefixes.some((prefix) => under(path, prefix))) return next();
     res.setHeader('Cache-Control', 'no-store');
     if (options.openPrefixes.some((prefix) => under(path, prefix))) return next();
-    // CORS preflights carry no credentials; the CORS middleware ahead of this one answers them.
-    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const client = clientAddress(req);
     const blockedS = limiter.blockedForSeconds(client);
-    if (blockedS > 0) return sendApiError(res, tooManyFailures(res, blockedS));
+    if (blockedS > 0) return sendApiError(res, tooManyAuthFailures(res, blockedS));
     const failure = bearerTokenFailure(token, req.headers.authorization);
     if (!failure) return next();
+    if (req.headers.authorization === undefined) return sendApiError(res, failure);
     limiter
       .recordFailure(client)
       .then(
         (nowBlockedS) =>
-          sendApiError(res, nowBlockedS > 0 ? tooManyFailures(res, nowBlockedS) : failure),
+          sendApiError(res, nowBlockedS > 0 ? tooManyAuthFailures(res, nowBlockedS) : failure),
         next,
       );
   };
-}
-
-function tooManyFailures(res: Response, retryAfterS: number): ApiHttpError {
-  res.setHeader('Retry-After', String(retryAfterS));
-  return new ApiHttpError(
-    429,
-    'TOO_MANY_AUTH_FAILURES',
-    `too many requests with a wrong or missing admin token from this address; retry in ${retryAfterS} s`,
-  );
 }

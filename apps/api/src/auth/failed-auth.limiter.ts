@@ -1,5 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorageService } from '@nestjs/throttler';
+import type { Request } from 'express';
 
 /** The throttler name the failed attempts are counted under. */
 const THROTTLER_NAME = 'admin-auth-failures';
@@ -12,8 +13,13 @@ export interface FailedAuthLimits {
   windowMs: number;
 }
 
+/** The address failed attempts are counted under: the peer's, or Express's `req.ip` behind a trusted proxy. */
+export function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
 /**
- * Counts wrong or missing admin tokens per client address in `@nestjs/throttler`'s storage; once a
+ * Counts wrong admin tokens per client address in `@nestjs/throttler`'s storage; once a
  * client has failed more than `limit` times within `windowMs` it is blocked for `windowMs`, and a
  * blocked client is refused before its token is even compared, so guessing does not go faster by
  * including the right token now and then.

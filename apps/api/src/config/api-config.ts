@@ -26,8 +26,8 @@ export interface ApiConfig extends MemoryConfig {
   /** `SHUTDOWN_DRAIN_MS`: how long SIGTERM then waits for in-flight requests. Default 10000. */
   shutdownDrainMs: number;
   /**
-   * `AUTH_FAILURE_LIMIT`: wrong or missing tokens one client address may send per
-   * `AUTH_FAILURE_WINDOW_MS` before all its `/api` requests get 429 for that long. Default 20.
+   * `AUTH_FAILURE_LIMIT`: wrong tokens one client address may send per `AUTH_FAILURE_WINDOW_MS`
+   * before all its `/api` requests get 429 for that long (no token at all is not counted). Default 20.
    */
   authFailureLimit: number;
   /** `AUTH_FAILURE_WINDOW_MS`: the window (and block time) of `AUTH_FAILURE_LIMIT`. Default 60000. */

@@ -104,6 +104,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
         message: `the ${this.backend.kind} memory backend is unavailable; retry when it is back`,
       };
     }
+    if (exception instanceof MemoryError && exception.code === 'EMBEDDING_FAILED') {
+      // The reason quotes the model's URL and its answer: the log gets it, the client the code.
+      this.logger.warn(exception.message);
+      return {
+        statusCode: 503,
+        code: exception.code,
+        message:
+          'embedding the recall query failed or took too long; retry later (details in the server log)',
+      };
+    }
     if (exception instanceof MemoryError) {
       const body: ApiErrorBody = {
         statusCode: MEMORY_ERROR_STATUS[exception.code] ?? 500,

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { ApiHttpError } from './api-http.error';
 import { sendApiError } from './api-exception.filter';
+import { JsonBodyShapeError } from '../body/json-body-shape';
 
 /** What the client is told for each body-parser error type we name. */
 const BODY_ERRORS: Record<string, { status: number; code: string; message: string }> = {
@@ -38,12 +39,16 @@ function isBodyParserError(error: unknown): error is Error & { status: number; t
 
 /**
  * Express error middleware placed right after the body parser: its errors are the client's
- * fault, so they are answered at once as {@link ApiHttpError}s (400 `INVALID_BODY`, 413, 415),
+ * fault, so they are answered at once as {@link ApiHttpError}s (400 `INVALID_BODY`, 413, 415;
+ * a body refused for its shape, see `assertJsonBodyShape`, names the limit or the field),
  * without a stack trace in the log and without asking the backend whether it is up. Other errors pass on unchanged.
  */
 export function bodyParseErrors(): ErrorRequestHandler {
   return (error, _req, res, next) => {
     if (!isBodyParserError(error)) return next(error);
+    if (error instanceof JsonBodyShapeError) {
+      return sendApiError(res, new ApiHttpError(400, error.code, error.message, error.field));
+    }
     const known = error.type ? BODY_ERRORS[error.type] : undefined;
     sendApiError(
       res,

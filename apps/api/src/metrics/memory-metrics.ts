@@ -62,6 +62,12 @@ export class MemoryMetrics implements MemoryObserver, StoreObserver, OnModuleDes
     labelNames: ['backend', 'operation', 'code'] as const,
     registers: [this.registry],
   });
+  private readonly recallFailures = new Counter({
+    name: 'agent_memory_recall_failures_total',
+    help: 'Recall failures: indexing jobs (retried) and query embeddings that failed or passed their deadline (answered without recall)',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
   private readonly sizeLimit = new Counter({
     name: 'agent_memory_session_size_limit_total',
     help: 'Writes refused because the session reached its size limit',
@@ -163,6 +169,11 @@ export class MemoryMetrics implements MemoryObserver, StoreObserver, OnModuleDes
     }
     this.compactions.inc({ outcome: 'compacted' });
     if (!job.dryRun) this.tokensSaved.inc(Math.max(0, result.tokensBefore - result.tokensAfter));
+  }
+
+  /** Counts one recall failure: an indexing job (`index`) or a query's embedding (`query`). */
+  recallFailed(operation: 'index' | 'query'): void {
+    this.recallFailures.inc({ operation });
   }
 
   /** Hook for a store that retries a compare-and-swap (such as the NATS store under contention). */

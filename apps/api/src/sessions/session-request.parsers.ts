@@ -11,6 +11,9 @@ import { invalidField } from '../errors/api-http.error';
 
 /** Most messages one `POST /messages` may append. */
 export const MAX_APPEND_MESSAGES = 500;
+/** Most content parts, and most tool calls, the messages of one `POST /messages` may hold together. */
+export const MAX_APPEND_PARTS = 10_000;
+export const MAX_APPEND_TOOL_CALLS = 2_000;
 /** Most keys one `PATCH /meta` may set, and the longest key and value (characters). */
 export const MAX_META_KEYS = 64;
 export const MAX_META_KEY_LENGTH = 128;
@@ -74,9 +77,22 @@ function bodyObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** How many items the lists named `name` (in any case) of the messages hold together. */
+function totalItems(messages: readonly unknown[], name: string): number {
+  let total = 0;
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null) continue;
+    for (const [key, value] of Object.entries(message)) {
+      if (Array.isArray(value) && key.toLowerCase() === name) total += value.length;
+    }
+  }
+  return total;
+}
+
 /**
  * `POST /api/sessions/:id/messages` body `{ messages }`: 1 to {@link MAX_APPEND_MESSAGES}
- * messages of the message model (ours or Phero's shape).
+ * messages of the message model (ours or Phero's shape), holding at most {@link MAX_APPEND_PARTS}
+ * parts and {@link MAX_APPEND_TOOL_CALLS} tool calls together (counted before any is read).
  * @throws ApiHttpError 400 `INVALID_BODY`; InvalidMessageError naming the path (`messages[2].role`).
  */
 export function parseAppendBody(body: unknown): Message[] {
@@ -88,6 +104,22 @@ export function parseAppendBody(body: unknown): Message[] {
       'INVALID_BODY',
       'messages',
       `must hold 1 to ${MAX_APPEND_MESSAGES} messages`,
+    );
+  }
+  const parts = totalItems(messages, 'parts');
+  if (parts > MAX_APPEND_PARTS) {
+    throw invalidField(
+      'INVALID_BODY',
+      'messages',
+      `the messages of one request hold at most ${MAX_APPEND_PARTS} parts together, got ${parts}`,
+    );
+  }
+  const toolCalls = totalItems(messages, 'toolcalls');
+  if (toolCalls > MAX_APPEND_TOOL_CALLS) {
+    throw invalidField(
+      'INVALID_BODY',
+      'messages',
+      `the messages of one request hold at most ${MAX_APPEND_TOOL_CALLS} tool calls together, got ${toolCalls}`,
     );
   }
   return validateMessages(messages);

@@ -1,7 +1,14 @@
 export * from './defaults';
 export * from './errors';
 export * from './message';
-export { decodeMessage, decodeMessages, validateMessage, validateMessages } from './message.codec';
+export {
+  MAX_MESSAGE_PARTS,
+  MAX_MESSAGE_TOOL_CALLS,
+  decodeMessage,
+  decodeMessages,
+  validateMessage,
+  validateMessages,
+} from './message.codec';
 export { assertMetaEntry } from './session-meta';
 export { unstorableTextReason } from './storable-text';
 export { MAX_PROVIDER_DATA_BYTES, MAX_PROVIDER_DATA_DEPTH } from './provider-data';

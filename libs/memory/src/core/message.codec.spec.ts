@@ -8,7 +8,13 @@ import {
   validateMessage,
   type Message,
 } from '@agent-memory/memory';
-import { decodeMessage, decodeMessages, validateMessages } from './message.codec';
+import {
+  decodeMessage,
+  decodeMessages,
+  MAX_MESSAGE_PARTS,
+  MAX_MESSAGE_TOOL_CALLS,
+  validateMessages,
+} from './message.codec';
 import { unstorableTextReason } from './storable-text';
 
 /** Messages as Phero's Go code writes them: Go field names, `null` for empty lists. */
@@ -119,6 +125,47 @@ describe('message codec', () => {
     expect(() => validateMessage(value)).toThrow(
       expect.objectContaining({ path, code: 'INVALID_MESSAGE' }),
     );
+  });
+
+  it('refuses an object naming one field twice in different case, naming both keys', () => {
+    for (const [value, path] of [
+      [{ role: 'user', ROLE: 'system', parts: [] }, 'message'],
+      [
+        { role: 'user', parts: [{ type: 'text', Type: 'image_url', text: 'x' }] },
+        'message.parts[0]',
+      ],
+    ] as const) {
+      expect(() => validateMessage(value)).toThrow(
+        expect.objectContaining({ path, code: 'INVALID_MESSAGE' }),
+      );
+    }
+    expect(() => validateMessage({ role: 'user', ROLE: 'system', parts: [] })).toThrow(
+      /"role" and "ROLE" name the same field/,
+    );
+  });
+
+  it('bounds the parts and tool calls of a saved message, before reading them', () => {
+    const parts = (count: number) => Array.from({ length: count }, () => ({ type: 'text' }));
+    expect(validateMessage({ role: 'user', parts: parts(MAX_MESSAGE_PARTS) }).parts).toHaveLength(
+      MAX_MESSAGE_PARTS,
+    );
+    // Items past the limit are never decoded: a bad one there does not change the answer.
+    const tooMany = [...parts(MAX_MESSAGE_PARTS), { type: 'video' }];
+    expect(() => validateMessage({ role: 'user', parts: tooMany })).toThrow(
+      expect.objectContaining({
+        path: 'message.parts',
+        reason: `a message holds at most ${MAX_MESSAGE_PARTS} parts, got ${MAX_MESSAGE_PARTS + 1}`,
+      }),
+    );
+    const call = { id: 'c', function: { name: 'f', arguments: '{}' } };
+    const calls = Array.from({ length: MAX_MESSAGE_TOOL_CALLS + 1 }, () => call);
+    expect(() => validateMessage({ role: 'assistant', parts: [], toolCalls: calls })).toThrow(
+      expect.objectContaining({ path: 'message.toolCalls' }),
+    );
+    // Reading what is stored applies no limit.
+    expect(
+      decodeMessages([{ role: 'user', parts: tooMany.slice(0, -1).concat(parts(1)) }])[0]!.parts,
+    ).toHaveLength(MAX_MESSAGE_PARTS + 1);
   });
 
   it('names the index of the bad message in a batch', () => {

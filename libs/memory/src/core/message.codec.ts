@@ -11,18 +11,37 @@ import {
   type ToolCall,
 } from './message';
 
+/** Most content parts one message may hold when it is saved. */
+export const MAX_MESSAGE_PARTS = 1000;
+/** Most tool calls one assistant message may hold when it is saved. */
+export const MAX_MESSAGE_TOOL_CALLS = 128;
+
+/** How many items a message's lists may hold; reading what is stored applies none. */
+interface MessageLimits {
+  parts: number;
+  toolCalls: number;
+}
+
+const SAVE_LIMITS: MessageLimits = { parts: MAX_MESSAGE_PARTS, toolCalls: MAX_MESSAGE_TOOL_CALLS };
+const NO_LIMITS: MessageLimits = { parts: Infinity, toolCalls: Infinity };
+
 /**
  * Reads a message from its stored or submitted JSON form and returns it in our canonical camelCase
  * shape, or throws {@link InvalidMessageError} naming the offending path.
  *
  * Keys match case-insensitively and `null` stands for an empty list or an absent field, so
  * messages written by Phero (Go field names such as `Role`, `ToolCallID`, `MIMEType`) load as
- * well. Unknown keys are ignored. The result is a fresh object: later changes to `value` do not
+ * well; an object naming one field twice (`role` and `ROLE`) is refused, since it reads two ways.
+ * Unknown keys are ignored. The result is a fresh object: later changes to `value` do not
  * reach it.
  *
  * @param path where the message sits, for error messages (such as `messages[3]`).
  */
 export function decodeMessage(value: unknown, path = 'message'): Message {
+  return decodeWithin(value, path, NO_LIMITS);
+}
+
+function decodeWithin(value: unknown, path: string, limits: MessageLimits): Message {
   const fields = readObject(value, path);
   const role = fields.get('role');
   if (typeof role !== 'string' || !ROLES.includes(role as Role)) {
@@ -30,10 +49,16 @@ export function decodeMessage(value: unknown, path = 'message'): Message {
   }
   const message: Message = {
     role: role as Role,
-    parts: readList(fields.get('parts'), `${path}.parts`, decodePart),
+    parts: readList(fields.get('parts'), `${path}.parts`, decodePart, limits.parts, 'parts'),
   };
 
-  const toolCalls = readList(fields.get('toolcalls'), `${path}.toolCalls`, decodeToolCall);
+  const toolCalls = readList(
+    fields.get('toolcalls'),
+    `${path}.toolCalls`,
+    decodeToolCall,
+    limits.toolCalls,
+    'tool calls',
+  );
   if (toolCalls.length > 0) {
     if (role !== 'assistant') {
       throw new InvalidMessageError(`${path}.toolCalls`, 'only assistant messages call tools');
@@ -75,12 +100,14 @@ export function decodeMessage(value: unknown, path = 'message'): Message {
  * Checks that `value` is a valid message (ours or Phero's shape) that every store can keep, and
  * returns it in canonical form. Beyond {@link decodeMessage}, no string of it (text, signature,
  * image URL or data, MIME type, tool call id, name and arguments, tool call id, name) may hold a
- * NUL character or a lone surrogate (see `unstorableTextReason`), and `providerData` must be JSON
- * within `MAX_PROVIDER_DATA_BYTES` and `MAX_PROVIDER_DATA_DEPTH`. Every `save` runs this.
+ * NUL character or a lone surrogate (see `unstorableTextReason`), it holds at most
+ * {@link MAX_MESSAGE_PARTS} parts and {@link MAX_MESSAGE_TOOL_CALLS} tool calls (checked before
+ * any of them is read), and `providerData` must be JSON within `MAX_PROVIDER_DATA_BYTES` and
+ * `MAX_PROVIDER_DATA_DEPTH`. Every `save` runs this.
  * @throws InvalidMessageError naming the offending path, such as `message.parts[0].text`.
  */
 export function validateMessage(value: unknown, path = 'message'): Message {
-  const message = decodeMessage(value, path);
+  const message = decodeWithin(value, path, SAVE_LIMITS);
   assertStorableStrings(message, path);
   return message;
 }
@@ -197,13 +224,27 @@ function decodeToolCall(value: unknown, path: string): ToolCall {
   return { id, type: 'function', function: { name, arguments: args } };
 }
 
-/** An object's own fields keyed by lower-cased name, so `ToolCallID` and `toolCallId` meet. */
+/**
+ * An object's own fields keyed by lower-cased name, so `ToolCallID` and `toolCallId` meet.
+ * @throws InvalidMessageError when two keys differ only in case: which one counts is not clear.
+ */
 function readObject(value: unknown, path: string): Map<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidMessageError(path, 'must be an object');
   }
   const fields = new Map<string, unknown>();
-  for (const [key, field] of Object.entries(value)) fields.set(key.toLowerCase(), field);
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    const name = key.toLowerCase();
+    if (fields.has(name)) {
+      const first = keys.find((other) => other.toLowerCase() === name)!;
+      throw new InvalidMessageError(
+        path,
+        `${JSON.stringify(first)} and ${JSON.stringify(key)} name the same field (names match in any case); give it once`,
+      );
+    }
+    fields.set(name, (value as Record<string, unknown>)[key]);
+  }
   return fields;
 }
 
@@ -211,9 +252,17 @@ function readList<T>(
   value: unknown,
   path: string,
   decode: (item: unknown, path: string) => T,
+  maxItems = Infinity,
+  itemsName = 'items',
 ): T[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new InvalidMessageError(path, 'must be an array');
+  if (value.length > maxItems) {
+    throw new InvalidMessageError(
+      path,
+      `a message holds at most ${maxItems} ${itemsName}, got ${value.length}`,
+    );
+  }
   return value.map((item, index) => decode(item, `${path}[${index}]`));
 }
 

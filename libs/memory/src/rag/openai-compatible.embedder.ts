@@ -26,16 +26,54 @@ export interface OpenAiCompatibleEmbedderOptions {
   retryBaseMs?: number;
   /** Time limit of one request (ms). Default 60000. */
   timeoutMs?: number;
+  /**
+   * Largest answer read (bytes); a longer one fails the request without retries, before it is
+   * parsed. Default: room for `batchSize` × `dimensions` numbers as JSON (32 bytes each) plus
+   * 64 KiB.
+   */
+  maxResponseBytes?: number;
 }
 
 const DEFAULT_DIMENSIONS = 1536;
 const MAX_RETRY_DELAY_MS = 30_000;
+/** What one vector component may take as JSON text (`-0.012345678901234567,`) in the default answer cap. */
+const BYTES_PER_NUMBER = 32;
+/** The answer cap's room for everything but the numbers. */
+const RESPONSE_OVERHEAD_BYTES = 64 * 1024;
+
+/** An answer longer than its cap: read no further. */
+class ResponseTooLargeError extends Error {}
+
+/** The body of `response` as text, or a {@link ResponseTooLargeError} once it passes `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw new ResponseTooLargeError();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new ResponseTooLargeError();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /**
  * Embeddings from any server that speaks OpenAI's `POST /embeddings` (OpenAI, Azure OpenAI,
  * Ollama, vLLM, LiteLLM, …) over the global `fetch`: texts go in batches of `batchSize`; HTTP 429
  * and 5xx answers and network errors are retried with exponential backoff (a `Retry-After`
- * header is honoured); an abort stops at once, between tries included.
+ * header is honoured, up to 30 s); an abort stops at once, between tries included; an answer
+ * longer than `maxResponseBytes` is refused while it is read.
  */
 export class OpenAiCompatibleEmbedder implements Embedder {
   readonly model: string;
@@ -47,6 +85,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   private readonly maxAttempts: number;
   private readonly retryBaseMs: number;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
 
   /** @throws TypeError / RangeError naming the bad option. */
   constructor(opts: OpenAiCompatibleEmbedderOptions) {
@@ -71,6 +110,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     this.maxAttempts = positiveInteger('maxAttempts', opts.maxAttempts ?? 4);
     this.retryBaseMs = nonNegative('retryBaseMs', opts.retryBaseMs ?? 500);
     this.timeoutMs = positiveInteger('timeoutMs', opts.timeoutMs ?? 60_000);
+    this.maxResponseBytes = positiveInteger(
+      'maxResponseBytes',
+      opts.maxResponseBytes ??
+        this.batchSize * this.dimensions * BYTES_PER_NUMBER + RESPONSE_OVERHEAD_BYTES,
+    );
   }
 
   async embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<number[][]> {
@@ -133,9 +177,16 @@ export class OpenAiCompatibleEmbedder implements Embedder {
         body,
         signal: combined,
       });
-      text = await response.text();
+      text = await readCapped(response, this.maxResponseBytes);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof ResponseTooLargeError) {
+        return {
+          ok: false,
+          retry: false,
+          reason: `the answer of ${this.url} is longer than maxResponseBytes (${this.maxResponseBytes})`,
+        };
+      }
       const reason = timeout.aborted
         ? `request to ${this.url} timed out after ${this.timeoutMs} ms`
         : `request to ${this.url} failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -27,11 +27,24 @@ export interface RecallOptions {
   catchUpOnStart?: boolean;
   /** Wait before retrying a failed indexing job (ms); it doubles per failure up to 60 s. Default 1000. */
   retryDelayMs?: number;
-  /** Called with every failed indexing job (it is retried); default: nothing. */
-  onError?: (error: unknown, sessionId: string | null) => void;
+  /**
+   * The one deadline of a query's embedding (ms), retries and `Retry-After` waits included. Past
+   * it (or when the embedder fails), `retrieve(query)` returns the context without recall and
+   * `recall()` throws `EmbeddingFailedError`. Default 2000.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * Called with every failed indexing job (`operation` `index`; it is retried, `sessionId` null for
+   * the start-up catch-up) and every query whose embedding failed or passed `queryTimeoutMs`
+   * (`query`); default: nothing.
+   */
+  onError?: (error: unknown, sessionId: string | null, operation: RecallOperation) => void;
   /** The clock that stamps indexed messages. Default `() => new Date()`. */
   now?: () => Date;
 }
+
+/** What recall was doing when it failed: indexing saved messages, or embedding a query. */
+export type RecallOperation = 'index' | 'query';
 
 /** {@link RecallOptions} with defaults filled in and checked. */
 export type ResolvedRecallOptions = Required<Omit<RecallOptions, 'minScore'>> & {

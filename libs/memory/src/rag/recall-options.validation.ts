@@ -32,6 +32,7 @@ export function resolveRecallOptions(options: RecallOptions): ResolvedRecallOpti
     includeToolMessages: options.includeToolMessages ?? false,
     catchUpOnStart: options.catchUpOnStart ?? true,
     retryDelayMs: options.retryDelayMs ?? 1000,
+    queryTimeoutMs: options.queryTimeoutMs ?? 2000,
     onError: options.onError ?? (() => undefined),
     now: options.now ?? (() => new Date()),
   };
@@ -60,6 +61,11 @@ export function resolveRecallOptions(options: RecallOptions): ResolvedRecallOpti
   }
   if (!Number.isFinite(resolved.retryDelayMs) || resolved.retryDelayMs < 0) {
     throw new RangeError(`recall.retryDelayMs must be a number ≥ 0, got ${resolved.retryDelayMs}`);
+  }
+  if (!Number.isInteger(resolved.queryTimeoutMs) || resolved.queryTimeoutMs < 1) {
+    throw new RangeError(
+      `recall.queryTimeoutMs must be a whole number of ms ≥ 1, got ${resolved.queryTimeoutMs}`,
+    );
   }
   return resolved;
 }

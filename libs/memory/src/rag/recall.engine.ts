@@ -3,6 +3,8 @@ import type { CallOptions, Cursor, Entry, SessionStore } from '../core/memory.in
 import { systemMessage, textContent, type Message, type Role } from '../core/message';
 import { contextMessages } from '../core/snapshot';
 import type { ResolvedRecallOptions } from './recall-options.interface';
+import { withTimeout } from '../core/timeout';
+import { EmbeddingFailedError } from './rag.errors';
 import { asMessagePayload, embeddableText } from './recall-payload';
 import type { VectorFilter, VectorHit } from './vector-store.interface';
 
@@ -45,7 +47,11 @@ export class RecallEngine {
     private readonly options: ResolvedRecallOptions,
   ) {}
 
-  /** The context `retrieve` returns, with the recall message first when something was recalled. */
+  /**
+   * The context `retrieve` returns, with the recall message first when something was recalled.
+   * When the query's embedding fails or passes `queryTimeoutMs`, the context comes without recall
+   * (the failure goes to `onError`): a slow model never holds a turn.
+   */
   async retrieve(
     sessionId: string,
     session: SessionStore,
@@ -58,18 +64,26 @@ export class RecallEngine {
       state.tail.map((entry) => entry.message),
     );
     if (!query?.trim()) return context;
-    const recalled = await this.recallOutside(
-      sessionId,
-      session,
-      state.snapshot?.pinned ?? [],
-      state.tail,
-      query,
-      opts,
-    );
-    return recalled.message ? [recalled.message, ...context] : context;
+    try {
+      const recalled = await this.recallOutside(
+        sessionId,
+        session,
+        state.snapshot?.pinned ?? [],
+        state.tail,
+        query,
+        opts,
+      );
+      return recalled.message ? [recalled.message, ...context] : context;
+    } catch (error) {
+      if (!(error instanceof EmbeddingFailedError) || opts?.signal?.aborted) throw error;
+      return context;
+    }
   }
 
-  /** What recall would add to `retrieve(query)` for the session (a blank query recalls nothing). */
+  /**
+   * What recall would add to `retrieve(query)` for the session (a blank query recalls nothing).
+   * @throws EmbeddingFailedError when the query's embedding fails or passes `queryTimeoutMs`.
+   */
   async recall(
     sessionId: string,
     session: SessionStore,
@@ -96,7 +110,7 @@ export class RecallEngine {
     query: string,
     opts?: CallOptions,
   ): Promise<RecallResult> {
-    const { embedder, store, topK, minScore, scope, resourceMetaKey } = this.options;
+    const { store, topK, minScore, scope, resourceMetaKey } = this.options;
     const filter: VectorFilter = { session: sessionId };
     if (scope === 'resource') {
       const resource = (await session.meta())[resourceMetaKey];
@@ -106,7 +120,7 @@ export class RecallEngine {
       }
     }
     if (tail.length > 0) filter.exclude = { session: sessionId, fromCursor: tail[0]!.cursor };
-    const [vector] = await embedder.embed([query], opts?.signal ? { signal: opts.signal } : {});
+    const vector = await this.embedQuery(sessionId, query, opts?.signal);
     const pinnedTexts = new Set(pinned.map((m) => `${m.role}\n${textContent(m).trim()}`));
     const inContext = (s: string, cursor: Cursor, role: Role, text: string): boolean =>
       (s === sessionId && tail.length > 0 && cursor >= tail[0]!.cursor) ||
@@ -143,6 +157,51 @@ export class RecallEngine {
     );
     const ranges = mergeRanges(windows.filter((w) => w.messages.length > 0));
     return { query, ranges, message: ranges.length ? recallMessage(ranges, sessionId) : null };
+  }
+
+  /**
+   * The query's vector within `queryTimeoutMs`: the embedder is aborted at the deadline, and not
+   * waited for past it even if it ignores the signal. A failure is reported to `onError`.
+   * @throws EmbeddingFailedError; the caller's abort reason when `signal` aborts first.
+   */
+  private async embedQuery(
+    sessionId: string,
+    query: string,
+    signal: AbortSignal | undefined,
+  ): Promise<number[]> {
+    const { embedder, queryTimeoutMs, onError } = this.options;
+    const overDeadline = (): EmbeddingFailedError =>
+      new EmbeddingFailedError(
+        embedder.model,
+        `the query's embedding took longer than queryTimeoutMs (${queryTimeoutMs} ms)`,
+      );
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(overDeadline()), queryTimeoutMs);
+    timer.unref();
+    try {
+      const combined = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+      const [vector] = await withTimeout(
+        embedder.embed([query], { signal: combined }),
+        queryTimeoutMs,
+        overDeadline,
+      );
+      return vector!;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const failure =
+        error instanceof EmbeddingFailedError
+          ? error
+          : new EmbeddingFailedError(
+              embedder.model,
+              error instanceof Error ? error.message : String(error),
+              undefined,
+              { cause: error },
+            );
+      onError(failure, sessionId, 'query');
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The found message and its neighbours as the log holds them now (the payload alone if it is gone). */

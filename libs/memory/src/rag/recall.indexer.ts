@@ -104,7 +104,7 @@ export class RecallIndexer {
         after = page.next ?? undefined;
       } while (after);
     })()
-      .catch((error: unknown) => this.options.onError(error, null))
+      .catch((error: unknown) => this.options.onError(error, null, 'index'))
       .finally(() => {
         this.catchingUp = null;
         this.notifyIfIdle();
@@ -184,7 +184,7 @@ export class RecallIndexer {
 
   private retryLater(sessionId: string, state: SessionState, error: unknown): void {
     state.failures++;
-    this.options.onError(error, sessionId);
+    this.options.onError(error, sessionId, 'index');
     const delayMs = Math.min(
       this.options.retryDelayMs * 2 ** (state.failures - 1),
       MAX_RETRY_DELAY_MS,
