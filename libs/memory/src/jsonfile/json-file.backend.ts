@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertOptionsObject } from '../core/factory-options';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { MemoryBackend } from '../core/backend.interface';
@@ -38,6 +39,7 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
  * process that was killed, so the first write after a crash does not wait.
  */
 export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend {
+  assertOptionsObject('jsonFileBackend', options);
   if (typeof options.dir !== 'string' || options.dir === '') {
     throw new TypeError('jsonFileBackend needs a "dir" to keep the session files in');
   }
