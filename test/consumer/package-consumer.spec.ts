@@ -2,7 +2,8 @@
  * What a user gets from `npm install`: packs `@agent-memory/memory` (its `prepack` builds it),
  * installs the tarball into a Nest 12 app outside the repo (the repo itself is on Nest 11),
  * type-checks the app with `tsc --strict` against the published `.d.ts` only (with the `nodenext`
- * and the older `node10` resolution), then runs it on the JSON-file backend and on PostgreSQL:
+ * and `bundler` resolutions and `skipLibCheck: false`, and the older `node10`; `node16` cannot
+ * import Nest 12, which is an ECMAScript module, from this CommonJS app), then runs it on the JSON-file backend and on PostgreSQL:
  * turns saved and read back through an injected `MemoryService`, and a health check.
  *
  * The app's `node_modules` is cached under the OS temp folder, keyed by its dependency list, so
@@ -165,9 +166,10 @@ describe('the packed package in a fresh Nest 12 app', () => {
     expect(paths.filter((path) => /spec|testing\/|\.script\.|\.child\./.test(path))).toEqual([]);
   });
 
-  it('type-checks with tsc --strict against the published declarations (nodenext; node10 resolves the subpaths too)', () => {
+  it('type-checks with tsc --strict against the published declarations (nodenext and bundler with skipLibCheck off; node10 resolves the subpaths too)', () => {
     const tsc = join(appDir, 'node_modules', 'typescript', 'bin', 'tsc');
     run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], appDir);
+    run(process.execPath, [tsc, '-p', 'tsconfig.bundler.json'], appDir);
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], appDir);
     expect(existsSync(join(appDir, 'dist', 'main.js'))).toBe(true);
   }, 120_000);
