@@ -110,7 +110,7 @@ const probePostgres: Probe = async (backend) => {
     missing: schema.missing,
     reason:
       `the memory migrations of table "${table}" are not applied (missing: ` +
-      `${schema.missing.join(', ')}): run the memory migrations, or turn ensureSchema on`,
+      `${schema.missing.join(', ')}): run "agent-memory migrate" (or the TypeORM migrations), or turn ensureSchema on`,
   };
 };
 
