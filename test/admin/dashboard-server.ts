@@ -24,12 +24,14 @@ export interface DashboardServer {
 
 /**
  * Starts the server with `env` (backend settings; no `MEMORY_ADMIN_TOKEN`, so it makes one and
- * prints the dashboard URL) and waits for that URL.
+ * prints the dashboard URL) and waits for that URL. `entry` is the script node runs, relative to
+ * the repository: `scripts/start.mjs` (from the sources) or the built `dist/apps/api/src/main.js`.
  * @throws when the server exits or prints no URL within `timeoutMs`.
  */
 export async function startDashboardServer(
   env: Record<string, string>,
   timeoutMs = 90_000,
+  entry = join('scripts', 'start.mjs'),
 ): Promise<DashboardServer> {
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
@@ -38,7 +40,7 @@ export async function startDashboardServer(
     ...env,
   };
   delete childEnv.MEMORY_ADMIN_TOKEN;
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, entry)], {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

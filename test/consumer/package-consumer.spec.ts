@@ -2,13 +2,14 @@
  * What a user gets from `npm install`: packs `@agent-memory/memory` (its `prepack` builds it),
  * installs the tarball into a Nest 12 app outside the repo (the repo itself is on Nest 11),
  * type-checks the app with `tsc --strict` against the published `.d.ts` only (with the `nodenext`
- * and the older `node10` resolution), then runs it on the JSON-file backend and on PostgreSQL:
+ * and `bundler` resolutions and `skipLibCheck: false`, and the older `node10`; `node16` cannot
+ * import Nest 12, which is an ECMAScript module, from this CommonJS app), then runs it on the JSON-file backend and on PostgreSQL:
  * turns saved and read back through an injected `MemoryService`, and a health check.
  *
  * The app's `node_modules` is cached under the OS temp folder, keyed by its dependency list, so
  * a second run only reinstalls the tarball.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -165,11 +166,43 @@ describe('the packed package in a fresh Nest 12 app', () => {
     expect(paths.filter((path) => /spec|testing\/|\.script\.|\.child\./.test(path))).toEqual([]);
   });
 
-  it('type-checks with tsc --strict against the published declarations (nodenext; node10 resolves the subpaths too)', () => {
+  it('type-checks with tsc --strict against the published declarations (nodenext and bundler with skipLibCheck off; node10 resolves the subpaths too)', () => {
     const tsc = join(appDir, 'node_modules', 'typescript', 'bin', 'tsc');
     run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], appDir);
+    run(process.execPath, [tsc, '-p', 'tsconfig.bundler.json'], appDir);
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], appDir);
     expect(existsSync(join(appDir, 'dist', 'main.js'))).toBe(true);
+  }, 120_000);
+
+  it('migrates PostgreSQL with the packaged agent-memory command (status, migrate, status)', () => {
+    const bin = join(appDir, 'node_modules', '.bin', 'agent-memory');
+    const table = schemas.nextTable();
+    const command = (...args: string[]) =>
+      spawnSync(bin, [...args, '--url', schemas.url, '--table', table], {
+        cwd: appDir,
+        encoding: 'utf8',
+      });
+    const before = command('status');
+    expect(before.status).toBe(3);
+    expect(before.stdout).toContain(`memory tables of "${table}": not ready`);
+    expect(before.stdout).toMatch(/missing: .*procedure conversation_memory_save/);
+
+    const migrate = command('migrate');
+    expect(migrate.status).toBe(0);
+    expect(migrate.stdout).toMatch(/applied CreateMemoryTables\d+, .*CreateSaveProcedure\d+/);
+
+    const after = command('status');
+    expect(after.stdout).toContain(`memory tables of "${table}": ready`);
+    expect(after.status).toBe(0);
+    expect(command('migrate').stdout).toContain('already up to date');
+
+    const usage = spawnSync(bin, ['migrate'], {
+      cwd: appDir,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: '' },
+    });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/^agent-memory: no database: pass --url/);
   }, 120_000);
 
   it.each([

@@ -12,7 +12,6 @@ import { LastCompactions } from './compactions/last-compactions';
 import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
-import { MemoryHealthIndicator } from '@agent-memory/memory/health';
 import { DashboardStaticModule } from './dashboard/dashboard-static.module';
 import { ServerInfoController } from './dashboard/server-info.controller';
 import { SessionViewsController } from './dashboard/session-views.controller';
@@ -71,7 +70,6 @@ export class AppModule {
       SessionViewsService,
       CompactionJobsService,
       RecallService,
-      MemoryHealthIndicator,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
     return {

@@ -8,6 +8,7 @@ import {
   type ThrowawayServer,
 } from '@agent-memory/test-support/services';
 import { Client } from 'pg';
+import { postgresBackend } from '@agent-memory/memory/postgres';
 import {
   backendEnv,
   startTestServer,
@@ -98,5 +99,44 @@ describe.each(CASES)('readiness on the $kind backend', ({ kind, start, beforeSto
     const back = await api.request('/api/sessions/s1');
     expect(back.status).toBe(200);
     expect((await back.json()).messages).toBe(1);
+  });
+});
+
+describe('readiness on an unmigrated PostgreSQL database', () => {
+  let data: BackendEnv;
+  let api: TestServer;
+
+  beforeAll(async () => {
+    data = backendEnv('postgres');
+    api = await startTestServer({ ...data.env, MEMORY_PG_ENSURE_SCHEMA: 'false' });
+  });
+
+  afterAll(async () => {
+    await api?.dispose();
+    await data?.cleanup();
+  });
+
+  it('answers 503 naming the missing tables and save procedure, and 200 once migrated', async () => {
+    const table = data.env.MEMORY_PG_TABLE!;
+    const notReady = await api.request('/health/ready');
+    expect(notReady.status).toBe(503);
+    const body = (await notReady.json()) as {
+      error: { memory: { status: string; kind: string; missing: string[]; message: string } };
+    };
+    expect(body.error.memory).toMatchObject({ status: 'down', kind: 'postgres' });
+    const base = table.split('.')[1]!;
+    expect(body.error.memory.missing).toEqual(
+      expect.arrayContaining([`table ${base}_sessions`, `procedure ${base}_save`]),
+    );
+    expect(body.error.memory.message).toContain(`procedure ${base}_save`);
+    expect((await api.request('/health/live')).status).toBe(200);
+
+    const migrator = await postgresBackend({ url: data.env.DATABASE_URL!, table });
+    await migrator.close();
+    const ready = await api.request('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      info: { memory: { status: 'up', kind: 'postgres' } },
+    });
   });
 });

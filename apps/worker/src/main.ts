@@ -11,7 +11,12 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import type { NatsConnection } from 'nats';
-import { CompactionService } from '@agent-memory/memory';
+import {
+  checkMemoryReadiness,
+  CompactionService,
+  MEMORY_BACKEND,
+  type MemoryBackend,
+} from '@agent-memory/memory';
 import { ConfigValidationError } from '../../memory-config/config-validation.error';
 import { parseMemoryConfig } from '../../memory-config/memory-config';
 import { CompactionNatsServer } from './compaction-nats.server';
@@ -54,17 +59,35 @@ async function bootstrap(): Promise<void> {
   process.once('SIGINT', stop);
 
   await app.listen();
-  // WORKER_HEARTBEAT_FILE: touched while the NATS connection is open (the liveness probe's signal).
+  const backend = app.get<MemoryBackend>(MEMORY_BACKEND);
+  let lastProblem: string | null = null;
+  /** The backend's readiness, logged once per change (the reason names what is missing). */
+  const backendReady = async (): Promise<boolean> => {
+    const readiness = await checkMemoryReadiness(backend);
+    const problem = readiness.ready ? null : (readiness.reason ?? 'not ready');
+    if (problem !== lastProblem) {
+      if (problem) logger.warn(`the ${backend.kind} memory backend is not ready: ${problem}`);
+      else if (lastProblem) logger.log(`the ${backend.kind} memory backend is ready again`);
+      lastProblem = problem;
+    }
+    return problem === null;
+  };
+  // WORKER_HEARTBEAT_FILE: touched while the NATS connection is open and the backend is ready
+  // (the startup and liveness probes' signal).
   const heartbeatFile = process.env.WORKER_HEARTBEAT_FILE;
   if (heartbeatFile) {
-    startLivenessHeartbeat(heartbeatFile, () => {
+    startLivenessHeartbeat(heartbeatFile, async () => {
+      let connected: boolean;
       try {
         const connection = server.unwrap<NatsConnection | null>();
-        return connection !== null && !connection.isClosed() && !closing;
+        connected = connection !== null && !connection.isClosed() && !closing;
       } catch {
-        return false; // not connected (yet, or any more)
+        connected = false; // not connected (yet, or any more)
       }
+      return connected && (await backendReady());
     });
+  } else {
+    await backendReady();
   }
   logger.log(
     `worker ready: subject "${config.compactionSubject}", queue "${config.compactionQueue}", ` +

@@ -42,6 +42,27 @@ describe('the worker liveness heartbeat', () => {
       jest.useRealTimers();
     }
   });
+
+  it('waits for an asynchronous check and writes nothing while it answers false or fails', async () => {
+    const file = join(dir, 'alive');
+    let answers = 0;
+    const stop = startLivenessHeartbeat(
+      file,
+      async () => {
+        answers++;
+        if (answers === 1) return false;
+        throw new Error('the backend is not ready');
+      },
+      10,
+    );
+    try {
+      await until(() => answers >= 3);
+      expect(answers).toBeGreaterThanOrEqual(3);
+      expect(readFileSafe(file)).toBe('');
+    } finally {
+      stop();
+    }
+  });
 });
 
 function readFileSafe(file: string): string {

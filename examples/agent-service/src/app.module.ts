@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { jsonFileBackend, MemoryModule, type MemoryBackend } from '@agent-memory/memory';
+import {
+  jsonFileBackend,
+  MemoryExceptionFilter,
+  MemoryModule,
+  type MemoryBackend,
+} from '@agent-memory/memory';
 import { MemoryHealthModule } from '@agent-memory/memory/health';
 import { AgentService } from './agent.service';
 import { ChatController } from './chat.controller';
 import { HealthController } from './health.controller';
-import { MemoryErrorsFilter } from './memory-errors.filter';
 
 /** PostgreSQL when `DATABASE_URL` is set, else JSON files under `MEMORY_DIR`. */
 async function backendFrom(config: ConfigService): Promise<MemoryBackend> {
@@ -31,6 +35,6 @@ async function backendFrom(config: ConfigService): Promise<MemoryBackend> {
     MemoryHealthModule.forFeature(),
   ],
   controllers: [ChatController, HealthController],
-  providers: [AgentService, { provide: APP_FILTER, useClass: MemoryErrorsFilter }],
+  providers: [AgentService, { provide: APP_FILTER, useClass: MemoryExceptionFilter }],
 })
 export class AppModule {}

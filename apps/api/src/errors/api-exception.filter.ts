@@ -8,43 +8,17 @@ import {
 } from '@nestjs/common';
 import {
   MEMORY_BACKEND,
+  MEMORY_ERROR_HTTP_STATUS,
   BackendUnavailableError,
   InvalidMessageError,
   InvalidMetaError,
   InvalidQueryError,
   MemoryError,
   type MemoryBackend,
-  type MemoryErrorCode,
 } from '@agent-memory/memory';
 import type { Request, Response } from 'express';
 import type { ApiErrorBody } from '../contract/admin-api.types';
 import type { ApiHttpError } from './api-http.error';
-
-const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {
-  INVALID_MESSAGE: 400,
-  INVALID_SESSION_ID: 400,
-  INVALID_IDEMPOTENCY_KEY: 400,
-  INVALID_QUERY: 400,
-  INVALID_META: 400,
-  INVALID_CURSOR: 409,
-  SNAPSHOT_CONFLICT: 409,
-  SNAPSHOTS_UNSUPPORTED: 409,
-  CONCURRENT_UPDATE: 409,
-  SESSION_TOO_LARGE: 413,
-  CORRUPT_SESSION: 422,
-  SESSION_SAVE_FAILED: 503,
-  BACKEND_UNAVAILABLE: 503,
-  BACKEND_ERROR: 500,
-  DIMENSION_MISMATCH: 500,
-  EMBEDDING_FAILED: 503,
-  VECTOR_EXTENSION_MISSING: 503,
-  LLM_REQUEST_FAILED: 502,
-  HEALTH_TIMEOUT: 503,
-  COMPACTION_SHUTDOWN: 503,
-  COMPACTION_UNANSWERED: 503,
-  STORAGE_FULL: 507,
-  IDEMPOTENCY_KEY_REUSED: 422,
-};
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */
 const BACKEND_CHECK_TIMEOUT_MS = 2000;
@@ -60,7 +34,7 @@ export function sendApiError(response: Response, error: ApiHttpError): void {
 
 /**
  * Renders every error as `{ statusCode, code, message }` (the health probes keep Terminus's body): HTTP exceptions keep their status,
- * `MemoryError`s map by code (bad input 400, conflicts 409, too large 413, corrupt 422), and any
+ * `MemoryError`s map by code (the library's `MEMORY_ERROR_HTTP_STATUS`), and any
  * other error becomes 503 `BACKEND_UNAVAILABLE` when the backend does not answer its check, else
  * 500 `INTERNAL_ERROR` (logged; its text is not sent).
  */
@@ -116,7 +90,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof MemoryError) {
       const body: ApiErrorBody = {
-        statusCode: MEMORY_ERROR_STATUS[exception.code] ?? 500,
+        statusCode: MEMORY_ERROR_HTTP_STATUS[exception.code] ?? 500,
         code: exception.code,
         message: exception.message,
       };

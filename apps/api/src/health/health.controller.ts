@@ -8,12 +8,18 @@ import {
   type HealthIndicatorResult,
 } from '@nestjs/terminus';
 import { ShutdownDrainService } from '../lifecycle/shutdown-drain.service';
-import { MemoryHealthIndicator } from '@agent-memory/memory/health';
+import {
+  checkMemoryReadiness,
+  InjectMemoryBackend,
+  type MemoryBackend,
+} from '@agent-memory/memory';
 
 /**
- * Kubernetes probes (no token): liveness is the process, readiness the backend and shutdown state.
- * The probes are open, so a failed check names the dependency that is down (`memory`, with its
- * `kind`) but not why: the reason (hosts, ports, driver text) goes to the log, once per change.
+ * Kubernetes probes (no token): liveness is the process, readiness the backend (reachable and able
+ * to serve, see `checkMemoryReadiness`) and shutdown state. The probes are open, so a failed check
+ * names the dependency that is down (`memory`, with its `kind`) and what is missing from the
+ * database (table and procedure names), but not why it does not answer: that reason (hosts, ports,
+ * driver text) goes to the log, once per change.
  */
 @ApiTags('health')
 @Controller('health')
@@ -24,7 +30,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
-    private readonly memory: MemoryHealthIndicator,
+    @InjectMemoryBackend() private readonly backend: MemoryBackend,
     private readonly shutdown: ShutdownDrainService,
   ) {}
 
@@ -34,7 +40,7 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** 503 when the backend does not answer its check, and from the start of shutdown on. */
+  /** 503 when the backend cannot serve (unreachable, not migrated), and from the start of shutdown on. */
   @Get('ready')
   @HealthCheck()
   ready(): Promise<HealthCheckResult> {
@@ -50,24 +56,25 @@ export class HealthController {
   }
 
   private async memoryWithoutDetails(): Promise<HealthIndicatorResult<'memory'>> {
-    const result = await this.memory.isHealthy('memory');
-    const { status, kind, message } = result.memory as {
-      status: 'up' | 'down';
-      kind: string;
-      message?: string;
-    };
-    const problem = status === 'down' ? (message ?? 'down') : null;
+    const { ready, kind, missing, reason } = await checkMemoryReadiness(this.backend);
+    const problem = ready ? null : (reason ?? 'down');
     if (problem !== this.lastProblem) {
       if (problem) {
-        // The reason names hosts and ports: at debug level only.
-        this.logger.warn(`the ${kind} memory backend is down`);
-        this.logger.debug?.(`the ${kind} memory backend is down: ${problem}`);
-      } else this.logger.log(`the ${kind} memory backend is up again`);
+        // The reason may name hosts and ports: at debug level only.
+        this.logger.warn(`the ${kind} memory backend is not ready`);
+        this.logger.debug?.(`the ${kind} memory backend is not ready: ${problem}`);
+      } else this.logger.log(`the ${kind} memory backend is ready again`);
       this.lastProblem = problem;
     }
     const indicator = this.indicators.check('memory');
-    return problem
-      ? indicator.down({ kind, message: `the ${kind} memory backend does not answer` })
-      : indicator.up({ kind });
+    if (!problem) return indicator.up({ kind });
+    if (missing.length > 0) {
+      return indicator.down({
+        kind,
+        missing,
+        message: `the ${kind} memory backend is not migrated (missing: ${missing.join(', ')})`,
+      });
+    }
+    return indicator.down({ kind, message: `the ${kind} memory backend does not answer` });
   }
 }

@@ -24,3 +24,9 @@ export * from './tool-pairing';
 export * from './backend.interface';
 export * from './llm-client.interface';
 export type { SummarizationOptions } from './legacy-summarization';
+export {
+  checkMemoryReadiness,
+  HealthTimeoutError,
+  type MemoryReadiness,
+  type MemoryReadinessOptions,
+} from './memory-readiness';

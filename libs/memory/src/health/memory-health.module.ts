@@ -14,14 +14,13 @@ import {
 } from '@nestjs/terminus';
 import type { MemoryBackend } from '../core/backend.interface';
 import { DEFAULT_MEMORY_NAME, memoryBackendLookupToken } from '../nest/memory.tokens';
-import { MemoryHealthIndicator, type MemoryHealthOptions } from './memory.health';
-import { NatsMemoryHealthIndicator } from './nats-memory.health';
-import { PostgresMemoryHealthIndicator } from './postgres-memory.health';
+import type { MemoryHealthOptions } from './memory.health';
+import { readinessResult } from './readiness-result';
 
 /**
- * Probes `backend` with the indicator for its kind: {@link PostgresMemoryHealthIndicator} for
- * PostgreSQL (database and tables), {@link NatsMemoryHealthIndicator} for NATS (connection and
- * bucket), {@link MemoryHealthIndicator} (`backend.check()`) for the others. Never throws.
+ * Probes `backend` with `checkMemoryReadiness` (the same recipe for every kind: PostgreSQL
+ * reachable and migrated, NATS connected with its bucket bound, JSON files writable) and answers
+ * as a Terminus result under `key`. Never throws.
  */
 export function probeMemoryBackend<const Key extends string>(
   indicators: HealthIndicatorService,
@@ -29,14 +28,7 @@ export function probeMemoryBackend<const Key extends string>(
   key: Key,
   opts: MemoryHealthOptions = {},
 ): Promise<HealthIndicatorResult<Key>> {
-  switch (backend.kind) {
-    case 'postgres':
-      return new PostgresMemoryHealthIndicator(indicators, backend).isHealthy(key, opts);
-    case 'nats':
-      return new NatsMemoryHealthIndicator(indicators, backend).isHealthy(key, opts);
-    default:
-      return new MemoryHealthIndicator(indicators, backend).isHealthy(key, opts);
-  }
+  return readinessResult(indicators, backend, key, opts);
 }
 
 const MEMORY_HEALTH_INSTANCE = Symbol('MEMORY_HEALTH_INSTANCE');

@@ -66,8 +66,8 @@ describe('memory health indicators', () => {
     const { memory, nats } = await indicators(
       await natsBackend({ servers: testNatsUrl(), bucket }),
     );
-    await expect(memory.isHealthy('store')).resolves.toEqual({
-      store: { status: 'up', kind: 'nats' },
+    await expect(memory.isHealthy('store')).resolves.toMatchObject({
+      store: { status: 'up', kind: 'nats', bucket },
     });
     const result = await nats.isHealthy();
     expect(result.memory_nats).toMatchObject({
@@ -110,10 +110,10 @@ describe('memory health indicators', () => {
       await postgresBackend({ url: schemas.url, table }),
     );
     await expect(memory.isHealthy()).resolves.toEqual({
-      memory: { status: 'up', kind: 'postgres' },
+      memory: { status: 'up', kind: 'postgres', table, migrations: 'applied' },
     });
     await expect(postgres.isHealthy()).resolves.toEqual({
-      memory_postgres: { status: 'up', table, migrations: 'applied' },
+      memory_postgres: { status: 'up', kind: 'postgres', table, migrations: 'applied' },
     });
     await moduleRef!.close();
     const fresh = schemas.nextTable();
@@ -123,6 +123,13 @@ describe('memory health indicators', () => {
     await expect(pending.postgres.isHealthy()).resolves.toMatchObject({
       memory_postgres: { status: 'down', migrations: 'pending' },
     });
+    // Every indicator follows the same readiness recipe, naming what is missing.
+    const base = fresh.split('.')[1]!;
+    const down = await pending.memory.isHealthy();
+    expect(down.memory).toMatchObject({ status: 'down', kind: 'postgres', migrations: 'pending' });
+    expect(down.memory.missing).toEqual(
+      expect.arrayContaining([`table ${base}_sessions`, `procedure ${base}_save`]),
+    );
   });
 
   describe('with a PostgreSQL server that stops', () => {

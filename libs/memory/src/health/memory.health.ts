@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { MemoryBackend } from '../core/backend.interface';
 import { MEMORY_BACKEND } from '../nest/memory.constants';
-import { DEFAULT_HEALTH_TIMEOUT_MS, healthMessage, withHealthTimeout } from './health-timeout';
+import { readinessResult } from './readiness-result';
 
 /** Options of one health probe. */
 export interface MemoryHealthOptions {
@@ -11,9 +11,11 @@ export interface MemoryHealthOptions {
 }
 
 /**
- * Terminus indicator for the `MemoryModule`'s backend, of any kind: `up` when `backend.check()`
- * resolves within the timeout, `down` (with the reason as `message`) when it throws or is too slow.
- * It never throws and never hangs. Add it to the providers of a module that imports
+ * Terminus indicator for the `MemoryModule`'s backend, of any kind, on `checkMemoryReadiness`:
+ * `up` (with the backend's `kind` and details) when it can serve: PostgreSQL reachable and
+ * migrated, NATS connected with its bucket bound, JSON files writable; `down` (with what is
+ * `missing` and the reason as `message`) otherwise or when it is too slow. It never throws and
+ * never hangs. Add it to the providers of a module that imports
  * `TerminusModule` and sees `MemoryModule` (global, or imported there).
  *
  * ```ts
@@ -33,14 +35,6 @@ export class MemoryHealthIndicator {
     key: Key = 'memory' as Key,
     opts: MemoryHealthOptions = {},
   ): Promise<HealthIndicatorResult<Key>> {
-    const indicator = this.indicators.check(key);
-    const timeoutMs = opts.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
-    const kind = this.backend.kind;
-    try {
-      await withHealthTimeout(`the ${kind} memory backend`, timeoutMs, () => this.backend.check());
-      return indicator.up({ kind });
-    } catch (error) {
-      return indicator.down({ kind, message: healthMessage(error) });
-    }
+    return readinessResult(this.indicators, this.backend, key, opts);
   }
 }

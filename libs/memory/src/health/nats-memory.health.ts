@@ -3,7 +3,7 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import type { MemoryBackend } from '../core/backend.interface';
 import { MEMORY_BACKEND } from '../nest/memory.constants';
 import type { NatsBackend } from '../nats/nats.backend';
-import { DEFAULT_HEALTH_TIMEOUT_MS, healthMessage, withHealthTimeout } from './health-timeout';
+import { readinessResult } from './readiness-result';
 import type { MemoryHealthOptions } from './memory.health';
 
 /**
@@ -23,20 +23,12 @@ export class NatsMemoryHealthIndicator {
     key: Key = 'memory_nats' as Key,
     opts: MemoryHealthOptions = {},
   ): Promise<HealthIndicatorResult<Key>> {
-    const indicator = this.indicators.check(key);
     if (!isNatsBackend(this.backend)) {
-      return indicator.down({ message: `the memory backend is ${this.backend.kind}, not nats` });
+      return this.indicators
+        .check(key)
+        .down({ message: `the memory backend is ${this.backend.kind}, not nats` });
     }
-    const backend = this.backend;
-    const timeoutMs = opts.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
-    try {
-      const status = await withHealthTimeout(`NATS bucket "${backend.bucket}"`, timeoutMs, () =>
-        backend.status(),
-      );
-      return indicator.up({ ...status });
-    } catch (error) {
-      return indicator.down({ bucket: backend.bucket, message: healthMessage(error) });
-    }
+    return readinessResult(this.indicators, this.backend, key, opts);
   }
 }
 

@@ -62,7 +62,12 @@ async function runOnce(setup: AppSetup, text: string): Promise<string[]> {
   const app = await startApp(setup);
   try {
     await expect(app.get(PostgresMemoryHealthIndicator).isHealthy()).resolves.toEqual({
-      memory_postgres: { status: 'up', table: setup.table, migrations: 'applied' },
+      memory_postgres: {
+        status: 'up',
+        kind: 'postgres',
+        table: setup.table,
+        migrations: 'applied',
+      },
     });
     const session = await app.get(MemoryService).session('chat');
     await session.save([userMessage(text)]);

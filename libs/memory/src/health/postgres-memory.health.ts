@@ -3,7 +3,7 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import type { MemoryBackend } from '../core/backend.interface';
 import { MEMORY_BACKEND } from '../nest/memory.constants';
 import type { PostgresBackend } from '../postgres/postgres.backend';
-import { DEFAULT_HEALTH_TIMEOUT_MS, healthMessage, withHealthTimeout } from './health-timeout';
+import { readinessResult } from './readiness-result';
 import type { MemoryHealthOptions } from './memory.health';
 
 /**
@@ -26,36 +26,12 @@ export class PostgresMemoryHealthIndicator {
     key: Key = 'memory_postgres' as Key,
     opts: MemoryHealthOptions = {},
   ): Promise<HealthIndicatorResult<Key>> {
-    const indicator = this.indicators.check(key);
     if (!isPostgresBackend(this.backend)) {
-      return indicator.down({
+      return this.indicators.check(key).down({
         message: `the memory backend is ${this.backend.kind}, not postgres`,
       });
     }
-    const backend = this.backend;
-    const table = backend.tables.table;
-    const timeoutMs = opts.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
-    try {
-      const status = await withHealthTimeout(
-        `PostgreSQL (table "${table}")`,
-        timeoutMs,
-        async () => {
-          await backend.check();
-          return backend.schemaStatus();
-        },
-      );
-      if (!status.ready) {
-        return indicator.down({
-          table,
-          migrations: 'pending',
-          missing: status.missing,
-          message: `the memory migrations of table "${table}" are not applied (missing: ${status.missing.join(', ')})`,
-        });
-      }
-      return indicator.up({ table, migrations: 'applied' });
-    } catch (error) {
-      return indicator.down({ table, message: healthMessage(error) });
-    }
+    return readinessResult(this.indicators, this.backend, key, opts);
   }
 }
 

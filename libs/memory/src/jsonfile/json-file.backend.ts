@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, statfs, unlink } from 'node:fs/promises';
+import { assertOptionsObject } from '../core/factory-options';
 import { join, resolve } from 'node:path';
 import type { MemoryBackend } from '../core/backend.interface';
 import { BackendUnavailableError } from '../core/errors';
@@ -54,6 +55,7 @@ const DEFAULT_MIN_FREE_BYTES = 16 * 1024 * 1024;
  * @throws RangeError when `minFreeBytes` is not a whole number of at least 0.
  */
 export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend {
+  assertOptionsObject('jsonFileBackend', options);
   if (typeof options.dir !== 'string' || options.dir === '') {
     throw new TypeError('jsonFileBackend needs a "dir" to keep the session files in');
   }

@@ -1,4 +1,10 @@
 import { connect, type ConnectionOptions, type KV, type KvStatus, type NatsConnection } from 'nats';
+import {
+  assertOneOfOptions,
+  assertOptionsObject,
+  assertStringOption,
+  assertWholeNumberOption,
+} from '../core/factory-options';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import type { StoreObserver } from '../observability/store-observer.interface';
@@ -98,9 +104,7 @@ export interface NatsBackend extends MemoryBackend {
  * @throws NatsRequestError when the server cannot be reached or the bucket cannot be created or bound.
  */
 export async function natsBackend(options: NatsBackendOptions): Promise<NatsBackend> {
-  if (typeof options.bucket !== 'string' || options.bucket === '') {
-    throw new TypeError('natsBackend needs a "bucket" name');
-  }
+  checkNatsBackendOptions(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_NATS_TIMEOUT_MS;
   const owned = !options.connection;
   const nc =
@@ -197,4 +201,33 @@ function natsWithin<T>(timeoutMs: number, operation: string, fn: () => Promise<T
     timeoutMs,
     () => new NatsRequestError(operation, null, new Error(`no answer within ${timeoutMs} ms`)),
   );
+}
+
+/** Names the missing or bad option before anything is opened. */
+function checkNatsBackendOptions(options: NatsBackendOptions): void {
+  const factory = 'natsBackend';
+  assertOptionsObject(factory, options);
+  assertStringOption(factory, 'bucket', options.bucket);
+  assertOneOfOptions(
+    factory,
+    options,
+    ['servers', 'connection'],
+    'server URL(s) such as nats://127.0.0.1:4222, or a NatsConnection of yours',
+  );
+  if (options.servers !== undefined) {
+    const servers = Array.isArray(options.servers) ? options.servers : [options.servers];
+    if (servers.length === 0) throw new TypeError(`${factory}: "servers" is an empty list`);
+    servers.forEach((server, i) =>
+      assertStringOption(
+        factory,
+        Array.isArray(options.servers) ? `servers[${i}]` : 'servers',
+        server,
+      ),
+    );
+  }
+  assertWholeNumberOption(factory, 'timeoutMs', options.timeoutMs, 1);
+  assertWholeNumberOption(factory, 'writeBudgetMs', options.writeBudgetMs, 0);
+  if (options.replicas !== undefined && ![1, 3, 5].includes(options.replicas)) {
+    throw new RangeError(`${factory}: "replicas" must be 1, 3 or 5, got ${options.replicas}`);
+  }
 }

@@ -12,3 +12,9 @@ export {
 export { MemoryService } from './memory.service';
 export * from './turn.interface';
 export { CompactionService } from './compaction.service';
+export {
+  MEMORY_ERROR_HTTP_STATUS,
+  MemoryExceptionFilter,
+  memoryErrorBody,
+  type MemoryErrorBody,
+} from './memory-exception.filter';

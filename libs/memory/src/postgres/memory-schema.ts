@@ -1,7 +1,9 @@
 import type { DataSource } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { MEMORY_TRIGGERS, memoryTableNames, type MemoryTableNames } from './memory-table-names';
-import { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';
+import {
+  MemoryMigrationDataSource,
+  type PostgresConnectionOptions,
+} from './migrations/memory-migration.data-source';
 import { MEMORY_MIGRATION_NAMES } from './migrations/memory-migrations';
 
 /**

@@ -12,6 +12,12 @@ import { decodeListToken, encodeListToken, listLimit } from '../core/session-lis
 import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from './memory-schema';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
+import {
+  assertOneOfOptions,
+  assertOptionsObject,
+  assertStringOption,
+  assertWholeNumberOption,
+} from '../core/factory-options';
 import { PostgresMemory } from './postgres.store';
 import {
   DEFAULT_PG_CONNECT_TIMEOUT_MS,
@@ -94,6 +100,7 @@ interface SessionRow {
  * @throws PostgresRequestError when the database cannot be reached or the migrations fail.
  */
 export async function postgresBackend(options: PostgresBackendOptions): Promise<PostgresBackend> {
+  checkPostgresBackendOptions(options);
   const tables = memoryTableNames(options.table);
   // Checked once here, so that a bad option fails at start-up rather than on the first open.
   if (options.summarization) new LegacySummarization(options.summarization);
@@ -208,4 +215,25 @@ function statements({ snapshots, sessions }: MemoryTableNames) {
       ORDER BY s.updated_at DESC, s.session_id
       LIMIT $4`,
   };
+}
+
+/** Names the missing or bad option before anything is opened. */
+function checkPostgresBackendOptions(options: PostgresBackendOptions): void {
+  const factory = 'postgresBackend';
+  assertOptionsObject(factory, options);
+  assertOneOfOptions(
+    factory,
+    options,
+    ['url', 'dataSource'],
+    'a postgres:// URL, or a TypeORM DataSource of yours',
+  );
+  if (options.url !== undefined) {
+    assertStringOption(factory, 'url', options.url);
+    assertWholeNumberOption(factory, 'connectTimeoutMs', options.connectTimeoutMs, 1);
+    assertWholeNumberOption(factory, 'statementTimeoutMs', options.statementTimeoutMs, 0);
+    assertWholeNumberOption(factory, 'poolSize', options.poolSize, 1);
+  } else if (typeof (options.dataSource as Partial<DataSource>).initialize !== 'function') {
+    throw new TypeError(`${factory}: "dataSource" must be a TypeORM DataSource`);
+  }
+  if (options.table !== undefined) assertStringOption(factory, 'table', options.table);
 }

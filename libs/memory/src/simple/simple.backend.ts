@@ -1,4 +1,5 @@
 import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
+import { assertOptionsObject, assertWholeNumberOption } from '../core/factory-options';
 import { assertSessionId } from '../core/session-id';
 import { paginateSessions } from '../core/session-list';
 import { SimpleMemory, type SimpleMemoryOptions } from './simple.store';
@@ -16,9 +17,11 @@ export interface SimpleBackendOptions {
 
 /** In-process sessions, one {@link SimpleMemory} each; gone when the process ends. */
 export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
-  if (!(options.capacity >= 1)) {
-    throw new RangeError(`simpleBackend capacity must be at least 1, got ${options.capacity}`);
+  assertOptionsObject('simpleBackend', options);
+  if (options.capacity === undefined) {
+    throw new TypeError('simpleBackend needs "capacity": how many messages each session keeps');
   }
+  assertWholeNumberOption('simpleBackend', 'capacity', options.capacity, 1);
   const sessions = new Map<string, SimpleMemory>();
 
   const existing = (): SessionInfo[] =>

@@ -1,7 +1,12 @@
-import { DataSource, type QueryRunner } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { DataSource, type DataSourceOptions, type QueryRunner } from 'typeorm';
 import { memoryTableNames } from '../memory-table-names';
 import { memoryMigrationOptions } from './memory-migrations';
+
+/**
+ * TypeORM's PostgreSQL connection options, named through `typeorm`'s main entry: a deep import
+ * (`typeorm/driver/postgres/…`) does not resolve under `moduleResolution: "bundler"`.
+ */
+export type PostgresConnectionOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
 
 /** Every memory migration run on a server waits for this advisory lock (one key for all tables). */
 const MIGRATION_LOCK_SQL = "SELECT pg_advisory_lock(hashtext('agent-memory:migrations'))";

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * The package's command (`npx agent-memory`), for apps that use the PostgreSQL store without the
+ * TypeORM CLI:
+ *
+ *   agent-memory migrate [--url <postgres://…>] [--table <name|schema.name>]
+ *   agent-memory status  [--url <postgres://…>] [--table <name|schema.name>]
+ *
+ * `--url` defaults to DATABASE_URL, `--table` to MEMORY_PG_TABLE, else `conversation_memory`.
+ * `migrate` applies the pending memory migrations (idempotent; several at once wait on an advisory
+ * lock) and exits 0. `status` says whether migrations are pending and what is missing, and
+ * exits 0 when the store can serve, 3 when migrations are pending. Bad usage exits 2, a failure 1.
+ */
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { DEFAULT_MEMORY_TABLE } from '../postgres/memory-table-names';
+import { memorySchemaStatus } from '../postgres/memory-schema';
+import { MemoryMigrationDataSource } from '../postgres/migrations/memory-migration.data-source';
+
+const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--table <name|schema.name>]
+  --url    the PostgreSQL database (default: DATABASE_URL)
+  --table  the messages table, name or schema.name (default: MEMORY_PG_TABLE, else ${DEFAULT_MEMORY_TABLE})`;
+
+/** A mistake in how the command was called: the usage follows the message. */
+class UsageError extends Error {}
+
+interface Invocation {
+  command: 'migrate' | 'status';
+  url: string;
+  table: string | undefined;
+}
+
+function parse(argv: string[]): Invocation | 'help' {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      table: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const [command, ...rest] = positionals;
+  if (command !== 'migrate' && command !== 'status') {
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  const url = values.url ?? process.env.DATABASE_URL;
+  if (!url) {
+    throw new UsageError('no database: pass --url postgres://… or set DATABASE_URL');
+  }
+  return { command, url, table: values.table ?? (process.env.MEMORY_PG_TABLE || undefined) };
+}
+
+async function run({ command, url, table }: Invocation): Promise<number> {
+  const dataSource = await new MemoryMigrationDataSource(
+    { url, connectTimeoutMS: 10_000 },
+    table,
+  ).initialize();
+  const name = table ?? DEFAULT_MEMORY_TABLE;
+  try {
+    if (command === 'migrate') {
+      const applied = await dataSource.runMigrations({ transaction: 'all' });
+      console.log(
+        applied.length === 0
+          ? `memory migrations of "${name}": already up to date`
+          : `memory migrations of "${name}": applied ${applied.map((m) => m.name).join(', ')}`,
+      );
+      return 0;
+    }
+    const pending = await dataSource.showMigrations();
+    const schema = await memorySchemaStatus(dataSource, table);
+    console.log(`memory tables of "${name}": ${schema.ready ? 'ready' : 'not ready'}`);
+    if (!schema.ready) console.log(`missing: ${schema.missing.join(', ')}`);
+    console.log(`migrations: ${pending ? 'pending (run "agent-memory migrate")' : 'up to date'}`);
+    return schema.ready && !pending ? 0 : 3;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function main(): Promise<void> {
+  let invocation: Invocation | 'help';
+  try {
+    invocation = parse(process.argv.slice(2));
+  } catch (error) {
+    console.error(`agent-memory: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(USAGE);
+    process.exit(2);
+  }
+  if (invocation === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  try {
+    process.exitCode = await run(invocation);
+  } catch (error) {
+    console.error(
+      `agent-memory ${invocation.command} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  }
+}
+
+void main();
