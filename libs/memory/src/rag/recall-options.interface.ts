@@ -29,7 +29,10 @@ export interface RecallOptions {
   retryDelayMs?: number;
   /** Called with every failed indexing job (it is retried); default: nothing. */
   onError?: (error: unknown, sessionId: string | null) => void;
-  /** The clock that stamps indexed messages. Default `() => new Date()`. */
+  /**
+   * @deprecated Not used: recall quotes the time a message was saved, as its store reports it
+   * (`Entry.savedAt`), and no time where the store does not know it.
+   */
   now?: () => Date;
 }
 
