@@ -54,9 +54,19 @@ describe('dashboard routes', () => {
   it('pages the transcript with each message token count and the covered flag', async () => {
     await append('views-a', [
       userText('the task: sort the files'),
-      assistantText('ok'),
-      userText('next'),
-      assistantText('done'),
+      // Long enough that a summary of them makes the context smaller (else nothing is saved).
+      assistantText(
+        'I will sort the files by date first. Files from 2024 go into the archive folder. ' +
+          'Files without a date keep their place, and I will list them for you at the end.',
+      ),
+      userText(
+        'Good. Please also move the duplicates into a folder named old, and keep the newest copy ' +
+          'of each one where it is. Do not touch anything under the photos folder.',
+      ),
+      assistantText(
+        'Done: 312 files sorted, 41 duplicates moved to old, the photos folder left as it was. ' +
+          'Seven files had no date; their names are in the list below for you to check.',
+      ),
       userText('and'),
       assistantText('more'),
     ]);
@@ -91,8 +101,10 @@ describe('dashboard routes', () => {
     expect(context.tokens.summary).toBe(sum('summary'));
     expect(context.tokens.pinned).toBe(sum('pinned'));
     expect(context.tokens.tail).toBe(sum('tail'));
-    expect(context.tokens.total).toBeGreaterThanOrEqual(
-      sum('summary') + sum('pinned') + sum('tail'),
+    // Each message's count holds its own overhead; the request primes the reply once.
+    expect(context.tokens.priming).toBe(3);
+    expect(context.tokens.total).toBe(
+      sum('summary') + sum('pinned') + sum('tail') + context.tokens.priming,
     );
     const detail = await (await api.request('/api/sessions/views-a')).json();
     expect(context.tokens.total).toBe(detail.tokens);

@@ -127,7 +127,16 @@ describe('GET /api/sessions/:id/recall with recall from the environment (hashed,
         ])
       ).status,
     ).toBe(201);
-    const other = [userMessage('hi'), assistantMessage('passport renewal forms are attached')];
+    const other = [
+      userMessage('hi'),
+      // Long enough that a summary of it makes the context smaller (else compaction saves nothing).
+      assistantMessage(
+        'passport renewal forms are attached. Fill in pages two and three in block capitals, ' +
+          'sign the last page and bring two recent photos to the office. The office is open on ' +
+          'weekdays from nine to five, the fee can be paid by card or in cash, and the new ' +
+          'document usually arrives by post within three weeks of the appointment.',
+      ),
+    ];
     expect((await append('other', other)).status).toBe(201);
     // Recall quotes what left the context only (the tail is already sent to the model).
     await compactNow('trip');

@@ -99,10 +99,13 @@ describe.each(BACKENDS)('admin API shutdown on the %s backend', (kind) => {
         COMPACT_KEEP_RECENT: '1',
       };
       const api = await startTestServer(env);
-      const messages = ['one', 'two', 'three'].map((text) => ({
-        role: 'user',
-        parts: [{ type: 'text', text }],
-      }));
+      // Long enough that the summary makes the context smaller (else compaction saves nothing).
+      const messages = ['one', 'two', 'three']
+        .map((n) => `message ${n}: ${'some words '.repeat(20)}`)
+        .map((text) => ({
+          role: 'user',
+          parts: [{ type: 'text', text }],
+        }));
       await api.request('/api/sessions/draining/messages', { method: 'POST', json: { messages } });
       const held = llm.holdNext('summary written during shutdown');
       const calls = llm.requests.length;

@@ -36,6 +36,10 @@ async function runCommand(chat: ChatService, command: string, print: Print): Pro
     case '/context': {
       const context = await chat.context();
       if (context.length === 0) print('(empty: the model will see only your next message)');
+      else
+        print(
+          `What the model sees next turn, before your message (${context.length} message${context.length === 1 ? '' : 's'}):`,
+        );
       for (const message of context) print(formatMessage(message));
       break;
     }

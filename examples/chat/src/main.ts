@@ -27,10 +27,12 @@ async function main(): Promise<void> {
     const info = await chat.info();
     console.log(`Backend ${options.backend}, model: ${model.description}.`);
     if (info && info.messages > 0) {
-      const snapshot = info.snapshotUpTo != null ? `#${info.snapshotUpTo}` : 'none';
-      console.log(
-        `Resumed session ${chat.sessionId}: ${info.messages} messages, snapshot up to ${snapshot}`,
-      );
+      const count = `${info.messages} message${info.messages === 1 ? '' : 's'} so far`;
+      const compacted =
+        info.snapshotUpTo != null
+          ? `summarised up to #${info.snapshotUpTo}`
+          : 'nothing summarised yet';
+      console.log(`Resumed session ${chat.sessionId}: ${count}, ${compacted}.`);
     } else {
       console.log(`New session ${chat.sessionId}.`);
     }

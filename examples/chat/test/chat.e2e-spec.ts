@@ -54,7 +54,7 @@ describe('chat example', () => {
       });
       expect(second.code).toBe(0);
       expect(second.stdout).toContain(
-        `Resumed session resume-${backend}: 2 messages, snapshot up to none`,
+        `Resumed session resume-${backend}: 2 messages so far, nothing summarised yet.`,
       );
       expect(llm.requests.length - sent).toBe(2);
       const resumedTurn = llm.requests[sent + 1]!.body;
@@ -89,7 +89,9 @@ describe('chat example', () => {
     const [, before, after] = /compacted up to #\d+: (\d+) → (\d+) tokens/.exec(run.stdout) ?? [];
     expect(Number(after)).toBeLessThan(Number(before));
     expect(run.stdout).toMatch(/6 messages saved, 6 stored; .*snapshot up to #\d+/);
-    expect(run.stdout).toContain('Summary of the conversation so far:');
+    expect(run.stdout).toContain(
+      'What the model sees next turn, before your message (3 messages):\nuser: Summary of the conversation so far:',
+    );
     expect(run.stdout).toContain('session echo-demo cleared');
     expect(run.stdout).toMatch(/0 messages saved, 0 stored; context 0 messages.*snapshot none/);
   }, 120_000);

@@ -180,6 +180,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 summary={totals.data.tokens.summary}
                 pinned={totals.data.tokens.pinned}
                 tail={totals.data.tokens.tail}
+                priming={totals.data.tokens.priming}
                 total={totals.data.tokens.total}
                 thresholdTokens={totals.data.compactAt}
               />

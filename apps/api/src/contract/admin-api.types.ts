@@ -121,8 +121,13 @@ export interface ContextMessage {
 /** `GET /api/sessions/:id/context`: exactly the context `retrieve()` returns, with its token budget. */
 export interface SessionContext {
   messages: ContextMessage[];
-  /** Token totals by source; `total` is what compaction compares with `compactAt`. */
-  tokens: { summary: number; pinned: number; tail: number; total: number };
+  /**
+   * Token totals by source; `total` is what compaction compares with `compactAt`. Each message's
+   * tokens include its own overhead (role and separators); `priming` is what the request adds once
+   * to prime the model's reply (0 for an empty context), so summary + pinned + tail + priming =
+   * total.
+   */
+  tokens: { summary: number; pinned: number; tail: number; priming: number; total: number };
   compactAt: number;
   snapshot: StoredSnapshot | null;
 }

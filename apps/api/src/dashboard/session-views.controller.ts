@@ -67,7 +67,8 @@ export class SessionViewsController {
   /** Exactly what `retrieve()` returns now, each message tagged summary, pinned or tail. */
   @Get('sessions/:id/context')
   @ApiOkResponse({
-    description: '`{ messages, tokens: { summary, pinned, tail, total }, compactAt, snapshot }`',
+    description:
+      '`{ messages, tokens: { summary, pinned, tail, priming, total }, compactAt, snapshot }`: the parts add up to `total`; `priming` is the reply priming the request adds once',
   })
   @ApiQuery({
     name: 'messages',

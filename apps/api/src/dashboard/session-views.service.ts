@@ -72,13 +72,15 @@ export class SessionViewsService {
         messages.push({ source: 'tail', cursor: entry.cursor, message: entry.message, tokens: 0 });
       }
     }
-    const totals = { summary: 0, pinned: 0, tail: 0, total: 0 };
+    const totals = { summary: 0, pinned: 0, tail: 0, priming: 0, total: 0 };
     for (const item of messages) {
       item.tokens = this.tokens.countMessage(item.message);
       totals[item.source] += item.tokens;
     }
     // The total is the counter's own count of the list, which is what compaction compares.
     totals.total = this.tokens.count(messages.map((item) => item.message));
+    // What the counter adds beyond the messages (the reply priming), so the parts add up.
+    totals.priming = totals.total - totals.summary - totals.pinned - totals.tail;
     return { messages, tokens: totals, compactAt: this.compaction.thresholdTokens, snapshot };
   }
 

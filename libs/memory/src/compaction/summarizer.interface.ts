@@ -7,6 +7,11 @@ export interface SummaryInput {
   previous: string | null;
   /** Only the messages newly covered: the previous summary already stands for the older ones. */
   messages: Message[];
+  /**
+   * The messages the snapshot pins (sent verbatim after the summary, such as the task): a summary
+   * need not repeat what they say. Absent when nothing is pinned.
+   */
+  pinned?: Message[];
 }
 
 /** Turns a previous summary and newly covered messages into the updated summary. */

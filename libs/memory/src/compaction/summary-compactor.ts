@@ -120,11 +120,15 @@ export class SummaryCompactor {
 
     const covered = tail.slice(0, cover).map((entry) => entry.message);
     const upTo = tail[cover - 1]!.cursor;
+    const pinned = pinnedFor(prev, covered);
     const summary = await this.summarizer.summarize(
-      { previous: prev?.summary ?? null, messages: covered },
+      {
+        previous: prev?.summary ?? null,
+        messages: covered,
+        ...(pinned.length > 0 ? { pinned } : {}),
+      },
       { signal },
     );
-    const pinned = pinnedFor(prev, covered);
     const snapshot: Snapshot = pinned.length > 0 ? { summary, pinned } : { summary };
     const tokensAfter = await this.countContext(snapshot, tail.slice(cover), signal);
     // A snapshot that does not shrink what the model is sent only costs a write and a summary.

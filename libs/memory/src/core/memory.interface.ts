@@ -55,6 +55,11 @@ export type Cursor = number;
 export interface Entry {
   cursor: Cursor;
   message: Message;
+  /**
+   * ISO time its batch was saved (every message of one `save` shares it); absent where the store
+   * does not know it, such as messages Phero wrote.
+   */
+  savedAt?: string;
 }
 
 /** A summary (and pinned messages, such as the task) that stands for the oldest messages. */

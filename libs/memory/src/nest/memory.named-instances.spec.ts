@@ -88,7 +88,11 @@ describe('MemoryModule: named instances and backend factories', () => {
     expect(app.get(CompactionService).keepRecent).toBe(1);
     expect(users.archiveCompaction.keepRecent).toBe(2);
 
-    for (const text of ['one', 'two']) {
+    // Turns long enough that a summary of them makes the context smaller (else nothing is saved).
+    for (const text of [
+      'Please book the team dinner for Friday at eight. We are twelve people and two of us are vegetarian, so ask the restaurant for a set menu with a vegetarian option and a table away from the door.',
+      'Also reserve the meeting room at the office for Thursday morning from nine to twelve. We need the projector, the big whiteboard and coffee for twelve people, and the room should be set up before half past eight.',
+    ]) {
       await users.chatCompaction.wait(await turn(users.chat, 'chat.s', text));
       await users.archiveCompaction.wait(await turn(users.archive, 'archive.s', text));
     }

@@ -26,12 +26,27 @@ export function decodeContextRows(
       snapshot = decodeSnapshotRow(session, row);
       continue;
     }
-    tail.push({
-      cursor: Number(row.seq),
-      message: decodeRowMessage(session, row.seq, row.message),
-    });
+    tail.push(
+      messageEntry(session, { seq: row.seq, message: row.message, created_at: row.created_at }),
+    );
   }
   return { snapshot, tail };
+}
+
+/**
+ * A message row as an `Entry`; `savedAt` is the row's `created_at`, the time of the transaction
+ * that saved its batch.
+ */
+export function messageEntry(
+  session: string,
+  row: { seq: string; message: unknown; created_at: Date | null },
+): Entry {
+  const entry: Entry = {
+    cursor: Number(row.seq),
+    message: decodeRowMessage(session, row.seq, row.message),
+  };
+  if (row.created_at) entry.savedAt = row.created_at.toISOString();
+  return entry;
 }
 
 /** @throws CorruptSessionError naming the session and seq when `value` is not a message. */

@@ -38,7 +38,7 @@ import { saveGroupsOf } from './save-groups';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from './postgres-request.error';
-import { decodeContextRows, decodeRowMessage, type ContextRow } from './postgres-rows';
+import { decodeContextRows, messageEntry, type ContextRow } from './postgres-rows';
 import { NOW_MS } from './sql-now';
 
 /**
@@ -251,11 +251,8 @@ export class PostgresMemory implements SessionStore {
     throwIfAborted(opts);
     const rows = (await pgRequest('read entries', this.sessionId, () =>
       this.query(this.sql.entriesPage, [this.sessionId, query.after ?? 0, query.limit ?? null]),
-    )) as { seq: string; message: unknown }[];
-    return rows.map((row) => ({
-      cursor: Number(row.seq),
-      message: decodeRowMessage(this.sessionId, row.seq, row.message),
-    }));
+    )) as { seq: string; message: unknown; created_at: Date | null }[];
+    return rows.map((row) => messageEntry(this.sessionId, row));
   }
 
   async saveSnapshot(
@@ -390,12 +387,12 @@ function statements(names: MemoryTableNames) {
       )
       SELECT NULL::bigint AS seq, NULL::jsonb AS message, upto_seq, snapshot, created_at FROM snap
       UNION ALL
-      SELECT m.seq, m.message, NULL, NULL, NULL FROM ${messages} m
+      SELECT m.seq, m.message, NULL, NULL, m.created_at FROM ${messages} m
       WHERE m.session_id = $1 AND m.seq > COALESCE((SELECT upto_seq FROM snap), 0)
       ORDER BY seq NULLS FIRST`,
     allRows: `SELECT seq, message FROM ${messages} WHERE session_id = $1 ORDER BY seq`,
     // LIMIT NULL is no limit.
-    entriesPage: `SELECT seq, message FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+    entriesPage: `SELECT seq, message, created_at FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     lockSession: `SELECT ${lock}`,
     snapshotState: `SELECT
         (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1) AS upto_seq,

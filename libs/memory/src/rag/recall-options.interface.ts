@@ -39,7 +39,10 @@ export interface RecallOptions {
    * (`query`); default: nothing.
    */
   onError?: (error: unknown, sessionId: string | null, operation: RecallOperation) => void;
-  /** The clock that stamps indexed messages. Default `() => new Date()`. */
+  /**
+   * @deprecated Not used: recall quotes the time a message was saved, as its store reports it
+   * (`Entry.savedAt`), and no time where the store does not know it.
+   */
   now?: () => Date;
 }
 

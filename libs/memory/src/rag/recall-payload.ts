@@ -10,8 +10,11 @@ export interface MessagePayload {
   kind: 'message';
   role: Role;
   text: string;
-  /** ISO time the message was indexed (moments after its save, or at a start-up catch-up). */
-  at: string;
+  /**
+   * ISO time the message's batch was saved (the store's `Entry.savedAt`); absent when the store
+   * does not know it. Vectors indexed by earlier versions hold the time they were indexed.
+   */
+  at?: string;
   /** Reading the log after this cursor (null: from its start) reaches the message… */
   windowAfter: Cursor | null;
   /** …after this many entries: its neighbours before it. */

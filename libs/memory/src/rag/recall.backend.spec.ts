@@ -83,6 +83,8 @@ function recallText(messages: Message[]): string | null {
 
 interface Setup {
   name: string;
+  /** Whether the backend's entries carry the time they were saved (`savedAt`). */
+  savesTimes: boolean;
   backend(): Promise<MemoryBackend>;
   store(dimensions: number): Promise<VectorStore>;
 }
@@ -93,11 +95,13 @@ const dataSource = useTestDataSource(schemas);
 const setups: Setup[] = [
   {
     name: 'simple backend + in-memory vectors',
+    savesTimes: false,
     backend: () => Promise.resolve(simpleBackend({ capacity: 1000 })),
     store: (dimensions) => Promise.resolve(new InMemoryVectorStore(dimensions)),
   },
   {
     name: 'postgres backend + pgvector',
+    savesTimes: true,
     backend: () => postgresBackend({ dataSource, table: schemas.nextTable() }),
     store: (dimensions) =>
       PgVectorStore.open(dataSource, { dimensions, table: schemas.nextTable('vectors') }),
@@ -132,20 +136,27 @@ describe.each(setups)('withRecall: $name', (setup) => {
     return session;
   }
 
-  it('retrieve(query) puts one system message first, quoting the found message and its neighbours with role and time', async () => {
+  it('retrieve(query) puts one system message first, quoting the found message and its neighbours with role and save time', async () => {
     await make({ topK: 1 });
     const session = await conversation('trip');
+    const said = (await session.entries()).find((entry) =>
+      textContent(entry.message).startsWith('My budget'),
+    )!.savedAt;
+    // The time it was saved where the store knows it, and no time at all where it does not.
+    expect(said !== undefined).toBe(setup.savesTimes);
+    const found = `user${said ? ` at ${said}` : ''}: My budget is 1200 euros and I am allergic to peanuts`;
     const plain = await (await setup.backend()).open('unused').then((s) => s.retrieve());
     expect(plain).toEqual([]);
     const messages = await session.retrieve('am I allergic to peanuts?');
     const text = recallText(messages);
     expect(text).not.toBeNull();
-    expect(text).toContain(`user at ${AT}: My budget is 1200 euros and I am allergic to peanuts`);
+    expect(text).toContain(found);
+    expect(text).not.toContain(AT);
     // The neighbours on both sides, in log order.
     const lines = text!.split('\n').filter((l) => /^(user|assistant)/.test(l));
     expect(lines).toEqual([
       'assistant: Sure, Lisbon in May is warm. Any budget?',
-      `user at ${AT}: My budget is 1200 euros and I am allergic to peanuts`,
+      found,
       'assistant: Noted: 1200 euros, no peanuts.',
     ]);
     // The rest is the usual context: summary, pinned task, tail.
@@ -307,6 +318,42 @@ describe.each(setups)('withRecall: $name', (setup) => {
   });
 });
 
+describe('withRecall on PostgreSQL across a restart', () => {
+  it('quotes the time a message was saved, not the time a new process indexed it', async () => {
+    const table = schemas.nextTable();
+    const first = await postgresBackend({ dataSource, table });
+    const session = await first.open('restart');
+    await session.save(HISTORY);
+    await compactFirst(session, 8);
+    const saved = (await session.entries()).find((entry) =>
+      textContent(entry.message).startsWith('My budget'),
+    )!.savedAt!;
+    expect(new Date(saved).toISOString()).toBe(saved);
+    // Some time passes before the restart, so an index time could not pass for the save time.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const restartedAt = new Date().toISOString();
+    const embedder = new HashedNgramEmbedder({ dimensions: 128 });
+    const restarted = withRecall(await postgresBackend({ dataSource, table }), {
+      embedder,
+      store: await PgVectorStore.open(dataSource, {
+        dimensions: embedder.dimensions,
+        table: schemas.nextTable('vectors'),
+      }),
+    });
+    try {
+      await restarted.recallIndexer.whenIdle();
+      const messages = await (
+        await restarted.open('restart')
+      ).retrieve('am I allergic to peanuts?');
+      const text = recallText(messages)!;
+      expect(text).toContain(`user at ${saved}: My budget is 1200 euros`);
+      expect(saved < restartedAt).toBe(true);
+    } finally {
+      await restarted.close();
+    }
+  });
+});
+
 describe('withRecall on the JSON-file backend', () => {
   it('works over any backend, unchanged: a file written with recall reads back without it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'recall-'));
@@ -363,8 +410,8 @@ describe('withRecall: indexing edge cases', () => {
       await compactFirst(session, 8);
       expect((await session.entries()).length).toBe(2);
       const text = recallText(await session.retrieve('I am allergic to peanuts'))!;
-      expect(text).toContain('user at');
-      expect(text).toContain('My budget is 1200 euros and I am allergic to peanuts');
+      // The in-memory store keeps no save times, so the quote names no time.
+      expect(text).toContain('user: My budget is 1200 euros and I am allergic to peanuts');
     } finally {
       await backend.close();
     }

@@ -13,7 +13,7 @@ export interface RecalledMessage {
   cursor: Cursor;
   role: Role;
   text: string;
-  /** ISO time it was indexed, when known (found messages always have it). */
+  /** ISO time its batch was saved, when the store knows it (quoted only for found messages). */
   at: string | null;
   /** The similarity when the query found this message; null for a neighbour. */
   score: number | null;
@@ -216,7 +216,7 @@ export class RecallEngine {
       cursor: hit.cursor,
       role: payload.role,
       text: payload.text,
-      at: payload.at,
+      at: payload.at ?? null,
       score: hit.score,
     };
     if (range === 0) return [found];

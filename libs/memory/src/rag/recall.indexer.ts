@@ -197,8 +197,7 @@ export class RecallIndexer {
   }
 
   private async index(sessionId: string, state: SessionState): Promise<void> {
-    const { embedder, store, messageRange, resourceMetaKey, includeToolMessages, now } =
-      this.options;
+    const { embedder, store, messageRange, resourceMetaKey, includeToolMessages } = this.options;
     const generation = state.generation;
     const signal = this.abort.signal;
     const session = await this.backend.open(sessionId);
@@ -209,7 +208,6 @@ export class RecallIndexer {
     let after = firstRun ? undefined : state.readUpTo;
     const recent = firstRun ? [] : [...state.recent];
     const resource = (await session.meta())[resourceMetaKey] || null;
-    const at = now().toISOString();
     const pending: { text: string; record: Omit<VectorRecord, 'vector'> }[] = [];
     for (;;) {
       signal.throwIfAborted();
@@ -217,7 +215,7 @@ export class RecallIndexer {
         ...(after !== undefined ? { after } : {}),
         limit: PAGE_SIZE,
       });
-      for (const { cursor, message } of page) {
+      for (const { cursor, message, savedAt } of page) {
         const text =
           indexedUpTo === null || indexedUpTo === undefined || cursor > indexedUpTo
             ? embeddableText(message, includeToolMessages)
@@ -230,7 +228,8 @@ export class RecallIndexer {
             kind: 'message',
             role: message.role,
             text: text.slice(0, MAX_PAYLOAD_TEXT_CHARS),
-            at,
+            // When it was said, not when it was indexed (a restart re-indexes): none if unknown.
+            ...(savedAt !== undefined ? { at: savedAt } : {}),
             windowAfter,
             before,
           };

@@ -1,19 +1,23 @@
 import { formatCount } from '../../../lib/number-format';
 
 /**
- * The context's tokens against the compaction threshold: summary, pinned and tail segments, and a
- * marker where compaction starts. Past the threshold the scale grows so the marker stays visible.
+ * The context's tokens against the compaction threshold: summary, pinned, tail and reply priming
+ * segments, whose legend adds up to the total, and a marker where compaction starts. Past the
+ * threshold the scale grows so the marker stays visible.
  */
 export function BudgetBar({
   summary,
   pinned,
   tail,
+  priming,
   total,
   thresholdTokens,
 }: {
   summary: number;
   pinned: number;
   tail: number;
+  /** Tokens the request adds once to prime the reply; each message's overhead is in its part. */
+  priming: number;
   total: number;
   thresholdTokens: number;
 }) {
@@ -25,6 +29,7 @@ export function BudgetBar({
     { key: 'summary', label: 'Summary', value: summary },
     { key: 'pinned', label: 'Pinned', value: pinned },
     { key: 'tail', label: 'Recent messages', value: tail },
+    { key: 'priming', label: 'Reply priming', value: priming },
   ];
   return (
     <figure className="budget" aria-label="Token budget">
@@ -67,6 +72,10 @@ export function BudgetBar({
             {segment.label} <span className="mono">{formatCount(segment.value)}</span>
           </li>
         ))}
+        <li className="budget-sum">
+          = <span className="mono">{formatCount(total)}</span> tokens the model is sent (each
+          message counts its role and separators)
+        </li>
       </ul>
     </figure>
   );

@@ -42,7 +42,7 @@ const context: SessionContext = {
       tokens: 5,
     },
   ],
-  tokens: { summary: 12, pinned: 8, tail: 26, total: 49 },
+  tokens: { summary: 12, pinned: 8, tail: 26, priming: 3, total: 49 },
   compactAt: 1000,
   snapshot: { summary: 'refund asked', pinned: [], upTo: 20, createdAt: new Date().toISOString() },
 };
@@ -78,7 +78,7 @@ describe('ModelView', () => {
           ...context,
           messages: [],
           snapshot: null,
-          tokens: { summary: 0, pinned: 0, tail: 0, total: 0 },
+          tokens: { summary: 0, pinned: 0, tail: 0, priming: 0, total: 0 },
         }}
       />,
     );
