@@ -402,6 +402,37 @@ describe('admin dashboard in chromium', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it("shows an assistant's Markdown formatted and sanitised, and raw on request", async () => {
+    const answer =
+      '**Refund** queued:\n\n1. check the `charge`\n2. email the customer\n\n' +
+      '<img src=x onerror="document.title=\'owned\'"><a href="javascript:document.title=\'owned\'">status</a>';
+    const saved = await server.request('/api/sessions/markdown-answer/messages', {
+      method: 'POST',
+      json: {
+        messages: [
+          { role: 'user', parts: [{ type: 'text', text: 'What happens next?' }] },
+          { role: 'assistant', parts: [{ type: 'text', text: answer }] },
+        ],
+      },
+    });
+    expect(saved.status).toBe(201);
+    await page.goto(`${server.url}/?session=markdown-answer`);
+    const message = page.getByRole('article', { name: 'Assistant message #2' });
+    await message.locator('.markdown strong').waitFor();
+    expect(await message.locator('.markdown ol li').allTextContents()).toEqual([
+      'check the charge',
+      'email the customer',
+    ]);
+    // HTML written in the text stays text: no image, no link, nothing runs.
+    expect(await message.locator('img, a').count()).toBe(0);
+    expect(await message.locator('.markdown').textContent()).toContain('<img src=x onerror=');
+    expect(await page.title()).toBe('agent-memory admin');
+    await page.screenshot({ path: join(shotsDir, 'dashboard-markdown.png') });
+    await message.getByRole('button', { name: 'raw' }).click();
+    expect(await message.locator('.message-text').textContent()).toBe(answer);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it('brings the sign-in back with a clear message for a wrong token', async () => {
     const other = await browser.newPage();
     try {
