@@ -95,6 +95,8 @@ describe('admin dashboard in chromium', () => {
     const header = page.locator('header.app-header');
     await header.getByText('ready', { exact: true }).waitFor();
     expect(await header.textContent()).toMatch(/jsonfile.*ready.*inline · at 4,000 tokens/);
+    // Whether recall is on, and with what.
+    expect(await header.textContent()).toMatch(/Recall\s*on · hashed · memory/);
     // HTML in stored content is text, never markup.
     expect(await page.title()).toBe('agent-memory admin');
     await page.waitForFunction(
@@ -118,6 +120,67 @@ describe('admin dashboard in chromium', () => {
       await page.locator('.sessions-table tbody tr, article[data-cursor]').first().waitFor();
       expect([path, await loadingAfterRows()]).toEqual([path, undefined]);
     }
+  });
+
+  it('wraps a long id without widening the list, and shows the numbers on a phone', async () => {
+    const longId = `batch-run-${'7f3a9c'.repeat(19)}`;
+    const saved = await server.request(`/api/sessions/${longId}/messages`, {
+      method: 'POST',
+      json: { messages: [{ role: 'user', parts: [{ type: 'text', text: 'an untitled run' }] }] },
+    });
+    expect(saved.status).toBe(201);
+    await page.goto(`${server.url}/`);
+    const row = page.locator('.sessions-table tbody tr').filter({ hasText: longId });
+    await row.waitFor();
+    // Untitled: the id is where a titled session's id is.
+    expect(await row.locator('.id-line code').textContent()).toBe(longId);
+    expect(await row.locator('.cell-title a').textContent()).toBe('Untitled');
+    const fits = () =>
+      page.evaluate(() => {
+        const card = document.querySelector('.table-card')!.getBoundingClientRect();
+        const table = document.querySelector('.sessions-table')!.getBoundingClientRect();
+        const times = Array.from(document.querySelectorAll('.sessions-table .cell-time')).map(
+          (cell) => cell.getBoundingClientRect(),
+        );
+        return {
+          tableWiderThanCard: table.width > card.width + 1,
+          timeClipped: times.some((time) => time.right > card.right + 1 || time.width < 20),
+        };
+      });
+    expect(await fits()).toEqual({ tableWiderThanCard: false, timeClipped: false });
+    await page.screenshot({ path: join(shotsDir, 'dashboard-long-id.png') });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.screenshot({ path: join(shotsDir, 'dashboard-phone-list.png') });
+      expect(await fits()).toEqual({ tableWiderThanCard: false, timeClipped: false });
+      const numbers = page.locator('.sessions-table tbody tr .row-numbers').first();
+      expect(await numbers.isVisible()).toBe(true);
+      expect(await numbers.textContent()).toMatch(/[\d,]+ messages? · [\d,]+ stored · [\d,]+ tok/);
+      await page.screenshot({ path: join(shotsDir, 'dashboard-phone-list.png') });
+
+      // The session page on a phone: the side panels fold to a line each; the log's tabs are near the top.
+      await page.goto(`${server.url}/?session=${SUPPORT_SESSION}`);
+      const tabs = page.getByRole('tablist', { name: 'Session view' });
+      await tabs.waitFor();
+      await page
+        .getByText(/of [\d,]+ tokens/)
+        .first()
+        .waitFor();
+      const tabsTop = await tabs.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      expect(tabsTop).toBeLessThan(844);
+      expect(await page.getByRole('button', { name: 'Delete…' }).isVisible()).toBe(false);
+      await page.screenshot({ path: join(shotsDir, 'dashboard-phone-session.png') });
+      // A tap opens a panel.
+      await page.locator('summary', { hasText: 'Manage' }).click();
+      expect(await page.getByRole('button', { name: 'Delete…' }).isVisible()).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+    const deleted = await server.request(`/api/sessions/${longId}`, { method: 'DELETE' });
+    expect(deleted.status).toBeLessThan(300);
+    await page.goto(`${server.url}/`);
+    await page.getByText(SUPPORT_TITLE).waitFor();
   });
 
   it('searches by title with the search kept in the URL', async () => {
@@ -146,6 +209,18 @@ describe('admin dashboard in chromium', () => {
       /Messages 1–\d+ covered: [\d,]+ tokens summarised to [\d,]+/,
     );
     expect(await boundary.textContent()).toContain(`covers up to #${before.snapshot!.upTo}`);
+    // It lands below the sticky header and jump bar, not behind them.
+    const landing = await page.evaluate(() => ({
+      boundaryTop: document
+        .querySelector('[aria-label="Snapshot boundary"]')!
+        .getBoundingClientRect().top,
+      barsBottom: Math.max(
+        document.querySelector('.app-header')!.getBoundingClientRect().bottom,
+        document.querySelector('.transcript-jumps')!.getBoundingClientRect().bottom,
+      ),
+    }));
+    expect(landing.boundaryTop).toBeGreaterThanOrEqual(landing.barsBottom);
+    await page.screenshot({ path: join(shotsDir, 'dashboard-boundary-jump.png') });
     expect(await boundary.textContent()).toContain(before.snapshot!.summary.split('\n')[0]!);
     await boundary.getByText('pinned', { exact: true }).first().waitFor();
     await boundary.scrollIntoViewIfNeeded();
@@ -247,6 +322,8 @@ describe('admin dashboard in chromium', () => {
     expect(text).toContain(`messages up to #${after.snapshot!.upTo} (the new boundary)`);
     expect(text).toMatch(/[\d,]+ → [\d,]+ tokens/);
     expect(text).toContain('extractive (offline)');
+    // Force was for that run only.
+    expect(await page.getByLabel(/Force/).isChecked()).toBe(false);
     // The log redraws with the new boundary.
     await page.getByRole('button', { name: /Jump to snapshot boundary/ }).click();
     await page
@@ -299,13 +376,60 @@ describe('admin dashboard in chromium', () => {
   });
 
   it('deletes the session after the id is typed', async () => {
+    // From the top of the side column: the confirmation opens below its fold.
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      document.querySelector('.session-side')!.scrollTop = 0;
+    });
     await page.getByRole('button', { name: 'Delete…' }).click();
     const confirm = page.getByRole('button', { name: 'Delete session' });
     expect(await confirm.isDisabled()).toBe(true);
+    // It scrolled into view within the side column and the window, with the cursor in its field.
+    const inView = await confirm.evaluate((button) => {
+      const box = button.getBoundingClientRect();
+      const side = document.querySelector('.session-side')!.getBoundingClientRect();
+      return box.top >= side.top && box.bottom <= side.bottom && box.bottom <= window.innerHeight;
+    });
+    expect(inView).toBe(true);
+    expect(
+      await page.getByLabel(/to confirm/).evaluate((input) => input === document.activeElement),
+    ).toBe(true);
+    await page.screenshot({ path: join(shotsDir, 'dashboard-delete-confirm.png') });
     await page.getByLabel(/to confirm/).fill(SUPPORT_SESSION);
     await confirm.click();
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
     expect((await server.request(`/api/sessions/${SUPPORT_SESSION}`)).status).toBe(404);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("shows an assistant's Markdown formatted and sanitised, and raw on request", async () => {
+    const answer =
+      '**Refund** queued:\n\n1. check the `charge`\n2. email the customer\n\n' +
+      '<img src=x onerror="document.title=\'owned\'"><a href="javascript:document.title=\'owned\'">status</a>';
+    const saved = await server.request('/api/sessions/markdown-answer/messages', {
+      method: 'POST',
+      json: {
+        messages: [
+          { role: 'user', parts: [{ type: 'text', text: 'What happens next?' }] },
+          { role: 'assistant', parts: [{ type: 'text', text: answer }] },
+        ],
+      },
+    });
+    expect(saved.status).toBe(201);
+    await page.goto(`${server.url}/?session=markdown-answer`);
+    const message = page.getByRole('article', { name: 'Assistant message #2' });
+    await message.locator('.markdown strong').waitFor();
+    expect(await message.locator('.markdown ol li').allTextContents()).toEqual([
+      'check the charge',
+      'email the customer',
+    ]);
+    // HTML written in the text stays text: no image, no link, nothing runs.
+    expect(await message.locator('img, a').count()).toBe(0);
+    expect(await message.locator('.markdown').textContent()).toContain('<img src=x onerror=');
+    expect(await page.title()).toBe('agent-memory admin');
+    await page.screenshot({ path: join(shotsDir, 'dashboard-markdown.png') });
+    await message.getByRole('button', { name: 'raw' }).click();
+    expect(await message.locator('.message-text').textContent()).toBe(answer);
     expect(consoleErrors).toEqual([]);
   });
 

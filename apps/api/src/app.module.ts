@@ -22,6 +22,7 @@ import { apiMemoryOptions } from './memory-options';
 import { MemoryMetrics } from './metrics/memory-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsPortServer } from './metrics/metrics-port.server';
+import { ScrapeTimeMetrics } from './metrics/scrape-time-metrics';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
@@ -54,6 +55,7 @@ export class AppModule {
       { provide: LastCompactions, useValue: lastCompactions },
       { provide: MemoryMetrics, useValue: options.metrics },
       MetricsPortServer,
+      ScrapeTimeMetrics,
       {
         provide: FailedAuthLimiter,
         inject: [API_CONFIG],

@@ -77,10 +77,18 @@ describe('docker/', () => {
     }) as {
       services: Record<
         string,
-        { command?: string[]; environment?: Record<string, string>; image?: string }
+        {
+          command?: string[];
+          environment?: Record<string, string>;
+          image?: string;
+          profiles?: string[];
+        }
       >;
     };
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'nats', 'postgres', 'worker']);
+    const always = Object.keys(compose.services).filter(
+      (name) => !compose.services[name]!.profiles,
+    );
+    expect(always.sort()).toEqual(['api', 'nats', 'postgres', 'worker']);
     expect(compose.services.nats!.command).toContain('-js');
     for (const name of ['api', 'worker']) {
       const env = compose.services[name]!.environment ?? {};
@@ -95,6 +103,50 @@ describe('docker/', () => {
       expect(env.DATABASE_URL).toMatch(/@postgres:5432\//);
       expect(env.NATS_URL).toBe('nats://nats:4222');
     }
+  });
+
+  it('has a monitoring profile: Prometheus scraping the metrics port, Grafana with the dashboard', () => {
+    type Service = {
+      environment?: Record<string, string>;
+      profiles?: string[];
+      volumes?: string[];
+    };
+    const compose = parse(readFileSync(join(DOCKER_DIR, 'compose.yaml'), 'utf8'), {
+      merge: true,
+    }) as { services: Record<string, Service> };
+    const monitoring = Object.entries(compose.services)
+      .filter(([, service]) => service.profiles?.includes('monitoring'))
+      .map(([name]) => name);
+    expect(monitoring.sort()).toEqual(['grafana', 'prometheus']);
+    // Every mounted folder of the profile exists next to the compose file.
+    for (const name of monitoring) {
+      for (const volume of compose.services[name]!.volumes ?? []) {
+        const source = volume.split(':')[0]!;
+        if (source.startsWith('.'))
+          expect([name, existsSync(join(DOCKER_DIR, source))]).toEqual([name, true]);
+      }
+    }
+    const prometheus = parse(
+      readFileSync(join(DOCKER_DIR, 'prometheus', 'prometheus.yml'), 'utf8'),
+    ) as {
+      scrape_configs: { static_configs: { targets: string[] }[] }[];
+    };
+    const metricsPort = compose.services.api!.environment!.METRICS_PORT;
+    expect(prometheus.scrape_configs[0]!.static_configs[0]!.targets).toEqual([
+      `api:${metricsPort}`,
+    ]);
+    const datasources = parse(
+      readFileSync(
+        join(DOCKER_DIR, 'grafana', 'provisioning', 'datasources', 'prometheus.yml'),
+        'utf8',
+      ),
+    ) as { datasources: { uid: string }[] };
+    const dashboard = JSON.parse(
+      readFileSync(join(DOCKER_DIR, 'grafana', 'dashboards', 'agent-memory.json'), 'utf8'),
+    ) as { panels: { type: string; datasource?: { uid: string } }[] };
+    const queried = dashboard.panels.filter((panel) => panel.type !== 'row');
+    const uids = new Set(queried.map((panel) => panel.datasource?.uid));
+    expect([...uids]).toEqual([datasources.datasources[0]!.uid]);
   });
 
   it('has Kubernetes manifests whose probes hit the health routes and whose variables the server reads', () => {

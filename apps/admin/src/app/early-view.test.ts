@@ -30,7 +30,11 @@ describe('the first rows before React', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]!.textContent).toContain(HOSTILE);
     expect(rows[0]!.textContent).toContain('1,234');
-    expect(rows[1]!.textContent).toContain('untitled');
+    // An untitled session shows its id where a titled one does.
+    expect(rows[1]!.querySelector('.id-line code')!.textContent).toBe('s-2');
+    expect(rows[1]!.querySelector('a')!.textContent).toBe('Untitled');
+    // The key numbers also sit under the id, for a phone where the number columns are hidden.
+    expect(rows[0]!.querySelector('.row-numbers')!.textContent).toBe('1,234 messages · 12 stored');
     expect(root().querySelector('img')).toBeNull();
     expect(root().querySelector('a')!.getAttribute('href')).toBe('?session=s-1');
   });

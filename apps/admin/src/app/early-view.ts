@@ -36,7 +36,7 @@ function isSessionPage(body: unknown): body is SessionPage {
 }
 
 function snapshotCell(hasSnapshot: boolean): HTMLTableCellElement {
-  const cell = el('td');
+  const cell = el('td', 'col-number');
   cell.append(
     hasSnapshot ? el('span', 'badge badge-snapshot', 'snapshot') : el('span', 'muted', '–'),
   );
@@ -56,10 +56,10 @@ export function showEarlySessions(body: unknown): void {
   const headRow = el('tr');
   for (const [label, className] of [
     ['Session', ''],
-    ['Messages', 'num'],
-    ['Stored', 'num'],
-    ['Tokens', 'num'],
-    ['Snapshot', ''],
+    ['Messages', 'num col-number'],
+    ['Stored', 'num col-number'],
+    ['Tokens', 'num col-number'],
+    ['Snapshot', 'col-number'],
     ['Updated', ''],
   ]) {
     const th = el('th', className, label);
@@ -73,21 +73,25 @@ export function showEarlySessions(body: unknown): void {
     const title = row.meta.title?.trim();
     const tr = el('tr', 'clickable');
     const titleCell = el('td', 'cell-title');
-    const link = el('a', undefined);
+    const link = el('a', title ? undefined : 'untitled', title || 'Untitled');
     link.href = `?session=${encodeURIComponent(row.id)}`;
-    link.append(title ? title : el('span', 'mono', row.id));
     const idLine = el('span', 'id-line');
-    idLine.append(title ? el('code', 'mono muted', row.id) : el('span', 'muted small', 'untitled'));
-    titleCell.append(link, idLine);
+    idLine.append(el('code', 'mono muted', row.id));
+    const numbers = el(
+      'span',
+      'row-numbers',
+      `${formatCount(row.messages)} ${row.messages === 1 ? 'message' : 'messages'} · ${formatCount(row.stored)} stored${row.hasSnapshot ? ' · snapshot' : ''}`,
+    );
+    titleCell.append(link, idLine, numbers);
     const time = el('time', undefined, relativeTime(row.updatedAt));
     time.dateTime = row.updatedAt;
     const timeCell = el('td', 'cell-time');
     timeCell.append(time);
     tr.append(
       titleCell,
-      el('td', 'num', formatCount(row.messages)),
-      el('td', 'num', formatCount(row.stored)),
-      el('td', 'num muted', '…'),
+      el('td', 'num col-number', formatCount(row.messages)),
+      el('td', 'num col-number', formatCount(row.stored)),
+      el('td', 'num muted col-number', '…'),
       snapshotCell(row.hasSnapshot),
       timeCell,
     );

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { CopyButton } from '../components/copy-button';
 import { ErrorNotice } from '../components/error-notice';
+import { SideFold } from '../components/side-fold';
 import { TimeAgo } from '../components/time-ago';
 import { CompactPanel } from '../features/compaction/components/compact-panel';
 import { useSessionContext } from '../features/context/api/get-context';
@@ -173,39 +174,52 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           </div>
         </div>
         <aside className="session-side">
-          <section className="card panel" aria-labelledby="budget-heading">
-            <h2 id="budget-heading">Token budget</h2>
-            {totals.data ? (
-              <BudgetBar
-                summary={totals.data.tokens.summary}
-                pinned={totals.data.tokens.pinned}
-                tail={totals.data.tokens.tail}
-                priming={totals.data.tokens.priming}
-                total={totals.data.tokens.total}
-                thresholdTokens={totals.data.compactAt}
-              />
-            ) : totals.isError ? (
-              <ErrorNotice error={totals.error} what="count the context" />
-            ) : (
-              <p className="muted">Counting…</p>
-            )}
-          </section>
-          <CompactPanel
-            sessionId={sessionId}
-            summarizer={summarizer}
-            lastCompaction={detail?.lastCompaction}
-            onSettled={refreshAll}
-          />
-          {detail && (
-            <ManagePanel
-              session={detail}
-              onChanged={refreshAll}
-              onDeleted={() => {
-                void client.invalidateQueries({ queryKey: ['sessions'] });
-                client.removeQueries({ queryKey: ['session', sessionId] });
-                navigate({ session: null }, 'push');
-              }}
+          <SideFold
+            title="Token budget"
+            summary={
+              totals.data
+                ? `${formatCount(totals.data.tokens.total)} of ${formatCount(totals.data.compactAt)} tokens`
+                : undefined
+            }
+          >
+            <section className="card panel" aria-labelledby="budget-heading">
+              <h2 id="budget-heading">Token budget</h2>
+              {totals.data ? (
+                <BudgetBar
+                  summary={totals.data.tokens.summary}
+                  pinned={totals.data.tokens.pinned}
+                  tail={totals.data.tokens.tail}
+                  priming={totals.data.tokens.priming}
+                  total={totals.data.tokens.total}
+                  thresholdTokens={totals.data.compactAt}
+                />
+              ) : totals.isError ? (
+                <ErrorNotice error={totals.error} what="count the context" />
+              ) : (
+                <p className="muted">Counting…</p>
+              )}
+            </section>
+          </SideFold>
+          <SideFold title="Compaction">
+            <CompactPanel
+              sessionId={sessionId}
+              summarizer={summarizer}
+              lastCompaction={detail?.lastCompaction}
+              onSettled={refreshAll}
             />
+          </SideFold>
+          {detail && (
+            <SideFold title="Manage" summary="title, metadata, export, delete">
+              <ManagePanel
+                session={detail}
+                onChanged={refreshAll}
+                onDeleted={() => {
+                  void client.invalidateQueries({ queryKey: ['sessions'] });
+                  client.removeQueries({ queryKey: ['session', sessionId] });
+                  navigate({ session: null }, 'push');
+                }}
+              />
+            </SideFold>
           )}
         </aside>
       </div>

@@ -1,4 +1,5 @@
 import type { Message } from '../lib/api-types';
+import { MarkdownText } from './markdown-text';
 import { prettyArguments, safeImageSrc, type ToolCall } from '../lib/message-view';
 
 /** One tool call, folded, with its result inside (when known) and an error mark. */
@@ -38,23 +39,30 @@ export function ToolCallCard({ call, result }: { call: ToolCall; result?: Messag
 }
 
 /**
- * A message's content as text: text parts, image thumbnails, reasoning folded, tool calls folded
- * with their results. Nothing is rendered as HTML.
+ * A message's content: text parts, image thumbnails, reasoning folded, tool calls folded with
+ * their results. Text is shown as text, except an assistant's with `markdown` on: formatted, from
+ * sanitised HTML ({@link MarkdownText}).
  */
 export function MessageBody({
   message,
   results,
+  markdown = false,
 }: {
   message: Message;
   /** Tool results by tool call id, to fold into the calls. */
   results?: ReadonlyMap<string, Message>;
+  /** Show an assistant's text parts as formatted Markdown. Default off. */
+  markdown?: boolean;
 }) {
+  const formatted = markdown && message.role === 'assistant';
   return (
     <div className="message-body">
       {message.parts.map((part, index) => {
         switch (part.type) {
           case 'text':
-            return (
+            return formatted ? (
+              <MarkdownText key={index} text={part.text ?? ''} />
+            ) : (
               <div key={index} className="message-text">
                 {part.text}
               </div>

@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Message } from '../lib/api-types';
+import { looksLikeMarkdown } from '../lib/render-markdown';
 import { formatCount } from '../lib/number-format';
 import { MessageBody } from './message-body';
 
@@ -10,7 +11,10 @@ const ROLE_LABEL: Record<Message['role'], string> = {
   tool: 'Tool',
 };
 
-/** One message: role, position, token count, badges, then its content. */
+/**
+ * One message: role, position, token count, badges, then its content. An assistant's Markdown is
+ * shown formatted, with a toggle to see the text as stored.
+ */
 export function MessageCard({
   message,
   cursor,
@@ -26,6 +30,10 @@ export function MessageCard({
   results?: ReadonlyMap<string, Message>;
   dimmed?: boolean;
 }) {
+  const [raw, setRaw] = useState(false);
+  const hasMarkdown =
+    message.role === 'assistant' &&
+    message.parts.some((part) => part.type === 'text' && looksLikeMarkdown(part.text ?? ''));
   return (
     <article
       className={`message message-${message.role}${dimmed ? ' message-covered' : ''}${
@@ -43,11 +51,22 @@ export function MessageCard({
         {message.toolError && <span className="badge badge-error">tool error</span>}
         {badges}
         <span className="message-meta">
+          {hasMarkdown && (
+            <button
+              type="button"
+              className="link-button small"
+              aria-pressed={raw}
+              title={raw ? 'Show the Markdown formatted' : 'Show the text as stored'}
+              onClick={() => setRaw(!raw)}
+            >
+              {raw ? 'formatted' : 'raw'}
+            </button>
+          )}
           {cursor !== null && <span className="mono">#{cursor}</span>}
           {tokens !== null && <span title="tokens of this message">{formatCount(tokens)} tok</span>}
         </span>
       </header>
-      <MessageBody message={message} results={results} />
+      <MessageBody message={message} results={results} markdown={hasMarkdown && !raw} />
     </article>
   );
 }

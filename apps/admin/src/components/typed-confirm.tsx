@@ -1,8 +1,9 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /**
  * A destructive action that only runs once the user types `expected` (the session id), so a
- * stray click or Enter cannot trigger it.
+ * stray click or Enter cannot trigger it. When it opens it scrolls itself into view (also inside a
+ * scrolling side column) and takes the focus.
  */
 export function TypedConfirm({
   expected,
@@ -20,8 +21,16 @@ export function TypedConfirm({
   const [typed, setTyped] = useState('');
   const id = useId();
   const matches = typed === expected;
+  const form = useRef<HTMLFormElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // Every scrolling ancestor moves, so the whole form (its button too) is on screen.
+    form.current?.scrollIntoView?.({ block: 'nearest' });
+    input.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <form
+      ref={form}
       className="typed-confirm"
       onSubmit={(event) => {
         event.preventDefault();
@@ -34,6 +43,7 @@ export function TypedConfirm({
       </label>
       <div className="row">
         <input
+          ref={input}
           id={id}
           className="input"
           value={typed}

@@ -72,6 +72,42 @@ describe('CompactionScheduler (plain, without Nest)', () => {
     });
   });
 
+  it('reports its backlog: queued and running jobs, and when the oldest was created', async () => {
+    let clock = Date.parse('2026-01-02T03:00:00.000Z');
+    const timed = new CompactionScheduler({
+      runner,
+      shared: new SharedCompactionJobs(),
+      config: { maxConcurrent: 1, historyLimit: 10, shutdownGraceMs: 1000 },
+      now: () => new Date(clock),
+      logger: { warn: () => undefined },
+    });
+    try {
+      expect(timed.backlog()).toEqual({ queued: 0, running: 0, oldestCreatedAt: null });
+      timed.enqueue('s.a');
+      clock += 60_000;
+      timed.enqueue('s.b');
+      await settle();
+      // One slot: s.a runs, s.b waits; the oldest is s.a's.
+      expect(timed.backlog()).toEqual({
+        queued: 1,
+        running: 1,
+        oldestCreatedAt: new Date('2026-01-02T03:00:00.000Z'),
+      });
+      runner.finishOne();
+      await settle();
+      expect(timed.backlog()).toEqual({
+        queued: 0,
+        running: 1,
+        oldestCreatedAt: new Date('2026-01-02T03:01:00.000Z'),
+      });
+      runner.finishOne();
+      await settle();
+      expect(timed.backlog()).toEqual({ queued: 0, running: 0, oldestCreatedAt: null });
+    } finally {
+      await timed.shutdown();
+    }
+  });
+
   it('runs one check per session at a time and joins a burst into one queued check', async () => {
     const first = scheduler.afterTurn('s.burst')!;
     await settle();

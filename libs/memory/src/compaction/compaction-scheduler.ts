@@ -24,6 +24,16 @@ export interface CompactionSchedulingConfig {
   shutdownGraceMs: number;
 }
 
+/** The unfinished jobs of one {@link CompactionScheduler}, for metrics. */
+export interface CompactionBacklog {
+  /** Jobs waiting for a slot (or for their session's running job). */
+  queued: number;
+  /** Jobs running now (in this process, or sent to a worker). */
+  running: number;
+  /** Creation time of the oldest queued or running job; null when there is none. */
+  oldestCreatedAt: Date | null;
+}
+
 /** What a {@link CompactionScheduler} is made of. */
 export interface CompactionSchedulerOptions {
   /** Executes one check (in this process, or on a worker). */
@@ -178,6 +188,25 @@ export class CompactionScheduler {
   /** Resolves when the job finishes (with its result), or rejects with its error; null when unknown. */
   wait(jobId: string): Promise<CompactionResult> | null {
     return this.jobs.get(jobId)?.done ?? null;
+  }
+
+  /** How many jobs of this process wait and run now, and since when the oldest exists. */
+  backlog(): CompactionBacklog {
+    let queued = 0;
+    let oldest: string | null = null;
+    const seen = (job: CompactionJob) => {
+      if (oldest === null || job.createdAt < oldest) oldest = job.createdAt;
+    };
+    for (const lane of this.lanes.values()) {
+      queued += lane.queue.length;
+      lane.queue.forEach((record) => seen(record.job));
+    }
+    for (const entry of this.running) seen(entry.record.job);
+    return {
+      queued,
+      running: this.running.size,
+      oldestCreatedAt: oldest === null ? null : new Date(oldest),
+    };
   }
 
   /** Stops taking jobs and drains (see the class doc). Idempotent. */

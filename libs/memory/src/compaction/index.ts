@@ -17,6 +17,7 @@ export {
 export * from './compaction-worker.protocol';
 export {
   CompactionScheduler,
+  type CompactionBacklog,
   type CompactionSchedulerOptions,
   type CompactionSchedulingConfig,
 } from './compaction-scheduler';

@@ -94,6 +94,8 @@ export function CompactPanel({
                   setLast(queued);
                   storeLastJob(sessionId, queued);
                   setJobId(started);
+                  // Force is a one-off: the next "Compact now" respects the threshold again.
+                  setForce(false);
                 },
               },
             )

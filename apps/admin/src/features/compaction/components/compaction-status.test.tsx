@@ -244,6 +244,8 @@ describe('CompactPanel', () => {
     expect(polls).toBeGreaterThanOrEqual(3);
     await waitFor(() => expect(settled.map((job) => job.state)).toEqual(['done']));
     expect(screen.getByRole('button', { name: 'Compact now' })).toHaveProperty('disabled', false);
+    // Force was for that job only: the next one respects the threshold unless ticked again.
+    expect(screen.getByLabelText(/Force/)).toHaveProperty('checked', false);
 
     // The last result stays on the session (for this tab), also after the panel remounts.
     const again = renderWithClient(

@@ -2,7 +2,7 @@ import { formatCount } from '../../../lib/number-format';
 import { useInfo } from '../api/get-info';
 import { useReadiness } from '../api/get-readiness';
 
-/** The top bar: product name (back to the list), backend, readiness, compaction settings. */
+/** The top bar: product name (back to the list), backend, readiness, compaction and recall settings. */
 export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut: () => void }) {
   const info = useInfo();
   const readiness = useReadiness();
@@ -43,6 +43,22 @@ export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut
                     ? (info.data.compaction.model ?? 'LLM')
                     : 'extractive summary'
                 }`
+              : '…'}
+          </dd>
+        </div>
+        <div>
+          <dt>Recall</dt>
+          <dd
+            title={
+              info.data?.recall
+                ? `top ${info.data.recall.topK} per ${info.data.recall.scope}`
+                : 'MEMORY_RECALL_* unset'
+            }
+          >
+            {info.data
+              ? info.data.recall
+                ? `on · ${info.data.recall.embedder} · ${info.data.recall.store}`
+                : 'off'
               : '…'}
           </dd>
         </div>

@@ -30,29 +30,31 @@ function SessionRows({ rows, onOpen }: { rows: SessionInfo[]; onOpen: (id: strin
             <td className="cell-title">
               <a
                 href={sessionHref(row.id)}
+                className={title ? undefined : 'untitled'}
                 onClick={(event) => {
                   event.preventDefault();
                   event.stopPropagation();
                   onOpen(row.id);
                 }}
               >
-                {title || <span className="mono">{row.id}</span>}
+                {title || 'Untitled'}
               </a>
               <span className="id-line">
-                {title ? (
-                  <code className="mono muted">{row.id}</code>
-                ) : (
-                  <span className="muted small">untitled</span>
-                )}
+                <code className="mono muted">{row.id}</code>
                 <CopyButton value={row.id} />
               </span>
+              <span className="row-numbers">
+                {formatCount(row.messages)} {row.messages === 1 ? 'message' : 'messages'} ·{' '}
+                {formatCount(row.stored)} stored · <TokensCell tokens={tokens.data?.[row.id]} /> tok
+                {row.hasSnapshot ? ' · snapshot' : ''}
+              </span>
             </td>
-            <td className="num">{formatCount(row.messages)}</td>
-            <td className="num">{formatCount(row.stored)}</td>
-            <td className="num">
+            <td className="num col-number">{formatCount(row.messages)}</td>
+            <td className="num col-number">{formatCount(row.stored)}</td>
+            <td className="num col-number">
               <TokensCell tokens={tokens.data?.[row.id]} />
             </td>
-            <td>
+            <td className="col-number">
               {row.hasSnapshot ? (
                 <span className="badge badge-snapshot" title={`covers up to #${row.snapshotUpTo}`}>
                   snapshot
@@ -129,16 +131,22 @@ export function SessionsList({
             <thead>
               <tr>
                 <th scope="col">Session</th>
-                <th scope="col" className="num" title="messages ever saved">
+                <th scope="col" className="num col-number" title="messages ever saved">
                   Messages
                 </th>
-                <th scope="col" className="num" title="messages kept now">
+                <th scope="col" className="num col-number" title="messages kept now">
                   Stored
                 </th>
-                <th scope="col" className="num" title="tokens of the context the model gets now">
+                <th
+                  scope="col"
+                  className="num col-number"
+                  title="tokens of the context the model gets now"
+                >
                   Tokens
                 </th>
-                <th scope="col">Snapshot</th>
+                <th scope="col" className="col-number">
+                  Snapshot
+                </th>
                 <th scope="col">Updated</th>
               </tr>
             </thead>

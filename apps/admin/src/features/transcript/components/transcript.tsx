@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../../components/error-notice';
 import type { StoredSnapshot } from '../../../lib/api-types';
 import { appendNewMessages, loadToEnd, useTranscript } from '../api/get-transcript';
 import { layoutTranscript, type TranscriptItem } from '../transcript-layout';
+import { stickyOverlapPx } from '../sticky-overlap';
 import { SnapshotBoundary } from './snapshot-boundary';
 import { TranscriptRow } from './transcript-row';
 
@@ -12,6 +13,8 @@ import { TranscriptRow } from './transcript-row';
 const ESTIMATED_ROW_PX = 96;
 /** Rows rendered beyond the window on each side. */
 const OVERSCAN = 6;
+/** Space left between the sticky bars and a row scrolled to the top (px). */
+const JUMP_GAP_PX = 8;
 
 const itemKey = (item: TranscriptItem) =>
   item.kind === 'boundary' ? 'boundary' : String(item.entry.cursor);
@@ -42,7 +45,10 @@ export function Transcript({
   const [scrollTarget, setScrollTarget] = useState<'boundary' | null>(null);
   const list = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
+  const jumps = useRef<HTMLElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
+  // What the sticky header and jump bar cover, measured when jumping (their height wraps).
+  const [stickyPx, setStickyPx] = useState(0);
 
   const pages = transcript.data?.pages;
   const entries = useMemo(() => (pages ?? []).flatMap((page) => page.items), [pages]);
@@ -61,6 +67,8 @@ export function Transcript({
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: OVERSCAN,
     scrollMargin,
+    // A row scrolled to the top lands under the sticky bars, not behind them.
+    scrollPaddingStart: stickyPx,
     // Rows on the first render already, before the window is measured.
     initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
     getItemKey: (index) => itemKey(layout.items[index]!),
@@ -118,6 +126,9 @@ export function Transcript({
     setJumpError(null);
     try {
       await loadToEnd(client, sessionId, snapshot.upTo);
+      setStickyPx(
+        stickyOverlapPx([document.querySelector('.app-header'), jumps.current]) + JUMP_GAP_PX,
+      );
       setScrollTarget('boundary');
     } catch (error) {
       setJumpError(error);
@@ -156,7 +167,7 @@ export function Transcript({
       {layout.items.length === 0 ? (
         <div className="card empty">This session has no stored messages.</div>
       ) : (
-        <nav className="transcript-jumps" aria-label="Move in the log">
+        <nav ref={jumps} className="transcript-jumps" aria-label="Move in the log">
           <button
             type="button"
             className="button button-small"

@@ -1,0 +1,49 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setApiBase } from '../../../lib/api-client';
+import type { ServerInfo } from '../../../lib/api-types';
+import { startFixtureServer, type FixtureServer } from '../../../test/fixture-server';
+import { renderWithClient } from '../../../test/render';
+import { AppHeader } from './app-header';
+
+const compaction: ServerInfo['compaction'] = {
+  mode: 'inline',
+  thresholdTokens: 4000,
+  keepRecent: 6,
+  summarizer: 'extractive',
+  model: null,
+};
+
+let server: FixtureServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  setApiBase('');
+});
+
+async function headerWith(recall: ServerInfo['recall']): Promise<HTMLElement> {
+  server = await startFixtureServer({
+    'GET /api/info': () => ({ body: { backend: 'postgres', compaction, recall } }),
+    'GET /health/ready': () => ({ body: { status: 'ok' } }),
+  });
+  setApiBase(server.origin);
+  renderWithClient(<AppHeader onHome={() => undefined} onSignOut={() => undefined} />);
+  await screen.findByText('postgres');
+  return screen.getByText('Recall').parentElement!;
+}
+
+describe('the header', () => {
+  it('says recall is on, with its embedder and store', async () => {
+    const recall = await headerWith({
+      embedder: 'offline',
+      store: 'pgvector',
+      topK: 4,
+      scope: 'resource',
+    });
+    expect(recall.querySelector('dd')!.textContent).toBe('on · offline · pgvector');
+  });
+
+  it('says recall is off when the server runs without it', async () => {
+    const recall = await headerWith(null);
+    expect(recall.querySelector('dd')!.textContent).toBe('off');
+  });
+});
