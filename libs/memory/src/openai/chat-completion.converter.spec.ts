@@ -30,7 +30,9 @@ function withOptional<T extends object>(
     .map(([object, field]) => (field === undefined ? object : { ...object, [key]: field }));
 }
 
-const partData = extraFields(['type', 'text', 'image_url', 'chatCompletionPart']);
+const partData = extraFields(['type', 'text', 'image_url', 'part']).map((chatCompletions) => ({
+  chatCompletions,
+}));
 const textPart: fc.Arbitrary<ContentPart> = withOptional(
   fc.string().map((text): ContentPart => ({ type: 'text', text })),
   'providerData',
@@ -55,7 +57,9 @@ const toolCall = fc.record({
   function: fc.record({ name: fc.string({ minLength: 1 }), arguments: fc.json() }),
 });
 const name = fc.string({ minLength: 1, maxLength: 12 });
-const messageData = extraFields(['role', 'content', 'name', 'tool_calls', 'tool_call_id']);
+const messageData = extraFields(['role', 'content', 'name', 'tool_calls', 'tool_call_id']).map(
+  (chatCompletions) => ({ chatCompletions }),
+);
 
 function message(
   role: Message['role'],
@@ -73,7 +77,7 @@ function message(
 const chatMessage: fc.Arbitrary<Message> = fc.oneof(
   message('system', fc.array(textPart, { maxLength: 3 })),
   message('system', fc.array(textPart, { maxLength: 2 }), {
-    providerData: fc.constant({ role: 'developer' }),
+    providerData: fc.constant({ chatCompletions: { role: 'developer' } }),
   }),
   message('user', fc.array(fc.oneof(textPart, imagePart), { maxLength: 4 })),
   message('assistant', fc.array(textPart, { maxLength: 3 }), {
@@ -149,7 +153,7 @@ describe('Chat Completions converters', () => {
       toolCalls: [
         { id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":1}' } },
       ],
-      providerData: { refusal: null, annotations: [] },
+      providerData: { chatCompletions: { refusal: null, annotations: [] } },
     });
     expect(validateMessages([stored])).toEqual([stored]);
     expect(toChatCompletionMessages([stored])).toEqual([answer]);
@@ -181,9 +185,18 @@ describe('Chat Completions converters', () => {
     expect(stored!.parts[2]).toEqual({
       type: 'image_url',
       imageUrl: 'https://x.test/a.png',
-      providerData: { image_url: { detail: 'low' } },
+      providerData: { chatCompletions: { image_url: { detail: 'low' } } },
     });
     expect(toChatCompletionMessages([stored!])).toEqual([wire]);
+  });
+
+  it("send only their own provider fields, never another adapter's", () => {
+    const message: Message = {
+      role: 'user',
+      parts: [{ type: 'text', text: 'hi', providerData: { aiSdk: { providerOptions: {} } } }],
+      providerData: { aiSdk: { providerOptions: { openai: { user: 'u1' } } } },
+    };
+    expect(toChatCompletionMessages([message])).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
   it('refuse what is not a chat message, naming the path', () => {

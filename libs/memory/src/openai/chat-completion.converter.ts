@@ -9,10 +9,12 @@ import type {
 /** What a failed tool result's text starts with on the wire, where no field says "failed". */
 export const TOOL_ERROR_PREFIX = 'Error: ';
 
-/** The wire message fields the converters map; any other field travels in `providerData`. */
+/** The wire message fields the converters map; any other field travels in `providerData.chatCompletions`. */
 const MAPPED_MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id']);
-/** A content part the model has no type for (audio, file, refusal) is kept whole under this key of a text part's `providerData`. */
-const UNMAPPED_PART_KEY = 'chatCompletionPart';
+/** The key of `providerData` (of a message or a part) holding the wire fields the model has no place for. */
+export const CHAT_COMPLETIONS_KEY = 'chatCompletions';
+/** A content part the model has no type for (audio, file, refusal) is kept whole as `providerData.chatCompletions.part` of a text part. */
+const UNMAPPED_PART_KEY = 'part';
 const DATA_URL = /^data:([^;,]*);base64,(.*)$/s;
 
 /**
@@ -20,8 +22,9 @@ const DATA_URL = /^data:([^;,]*);base64,(.*)$/s;
  *
  * A message with one non-empty text part is sent with string content, others as a content-part
  * array (`image_base64` as a `data:` URL); reasoning parts are left out (the API has no field for
- * them); a failed tool result's text starts with {@link TOOL_ERROR_PREFIX}; `providerData` fields
- * are sent as the wire message's (or part's) own fields, so {@link fromChatCompletionMessages}
+ * them); a failed tool result's text starts with {@link TOOL_ERROR_PREFIX}; the fields kept in
+ * `providerData.chatCompletions` (see {@link CHAT_COMPLETIONS_KEY}) are sent as the wire message's
+ * (or part's) own fields, while other adapters' `providerData` stays home, * are sent as the wire message's (or part's) own fields, so {@link fromChatCompletionMessages}
  * gives back the same messages.
  * @throws InvalidMessageError when a message cannot be expressed (a tool message without
  *   `toolCallId`, an `image_base64` part without its MIME type), naming `messages[i]…`.
@@ -33,10 +36,11 @@ export function toChatCompletionMessages(messages: readonly Message[]): ChatComp
 /** One message of {@link toChatCompletionMessages}; `path` names it in errors. */
 export function toChatCompletionMessage(message: Message, path = 'message'): ChatCompletionMessage {
   const wire: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(message.providerData ?? {})) {
+  const kept = ownData(message.providerData);
+  for (const [key, value] of Object.entries(kept)) {
     if (!MAPPED_MESSAGE_KEYS.has(key)) wire[key] = value;
   }
-  const developer = message.role === 'system' && message.providerData?.role === 'developer';
+  const developer = message.role === 'system' && kept.role === 'developer';
   wire.role = developer ? 'developer' : message.role;
   if (message.name !== undefined) wire.name = message.name;
 
@@ -66,8 +70,8 @@ export function toChatCompletionMessage(message: Message, path = 'message'): Cha
  * our messages, ready to `save`. `developer` messages become `system` ones remembering their role;
  * a tool message whose text starts with {@link TOOL_ERROR_PREFIX} is a failed result; fields the
  * model has no place for (`refusal`, `audio`, `annotations`, a server's `reasoning_content`, an
- * image's `detail`) are kept in `providerData`, and content parts it has no type for (audio,
- * files, refusals) in a text part's `providerData`, so {@link toChatCompletionMessages} sends
+ * image's `detail`) are kept in `providerData.chatCompletions`, and content parts it has no type
+ * for (audio, files, refusals) as a text part's `providerData.chatCompletions.part`, so {@link toChatCompletionMessages} sends
  * them again as they came.
  * @throws InvalidMessageError naming `messages[i]…` for a message that is not one (unknown role,
  *   a tool message without `tool_call_id`, a tool call without id or function name).
@@ -126,7 +130,9 @@ export function fromChatCompletionMessage(value: unknown, path = 'message'): Mes
     if (!MAPPED_MESSAGE_KEYS.has(key) && field !== undefined) providerData[key] = field;
   }
   if (role === 'developer') providerData.role = 'developer';
-  if (Object.keys(providerData).length > 0) message.providerData = providerData;
+  if (Object.keys(providerData).length > 0) {
+    message.providerData = { [CHAT_COMPLETIONS_KEY]: providerData };
+  }
   return message;
 }
 
@@ -150,7 +156,7 @@ function contentOf(
 }
 
 function partToWire(part: ContentPart, path: string): Record<string, unknown>[] {
-  const { [UNMAPPED_PART_KEY]: unmapped, ...extra } = part.providerData ?? {};
+  const { [UNMAPPED_PART_KEY]: unmapped, ...extra } = ownData(part.providerData);
   if (part.type === 'text' && unmapped !== undefined) return [unmapped as Record<string, unknown>];
   switch (part.type) {
     case 'text':
@@ -221,12 +227,16 @@ function partFromWire(value: unknown, path: string): ContentPart {
         : { type: 'image_url', imageUrl: url as string };
     return withProviderData(part, extra);
   }
-  return { type: 'text', text: '', providerData: { [UNMAPPED_PART_KEY]: wire } };
+  return {
+    type: 'text',
+    text: '',
+    providerData: { [CHAT_COMPLETIONS_KEY]: { [UNMAPPED_PART_KEY]: wire } },
+  };
 }
 
 function withProviderData(part: ContentPart, extra: Record<string, unknown>): ContentPart {
   const kept = Object.entries(extra).filter(([, field]) => field !== undefined);
-  if (kept.length > 0) part.providerData = Object.fromEntries(kept);
+  if (kept.length > 0) part.providerData = { [CHAT_COMPLETIONS_KEY]: Object.fromEntries(kept) };
   return part;
 }
 
@@ -247,7 +257,7 @@ function markFailed(parts: Record<string, unknown>[]): void {
 function readFailed(parts: ContentPart[]): boolean {
   const first = parts[0];
   if (!first || first.type !== 'text' || !first.text?.startsWith(TOOL_ERROR_PREFIX)) return false;
-  if (first.providerData?.[UNMAPPED_PART_KEY] !== undefined) return false;
+  if (ownData(first.providerData)[UNMAPPED_PART_KEY] !== undefined) return false;
   first.text = first.text.slice(TOOL_ERROR_PREFIX.length);
   return true;
 }
@@ -279,6 +289,11 @@ function toolCallFromWire(value: unknown, path: string): ToolCall {
       arguments: typeof args === 'string' ? args : JSON.stringify(args),
     },
   };
+}
+
+/** The wire fields this converter kept in `providerData` (other adapters' keys aside). */
+function ownData(providerData: Record<string, unknown> | undefined): Record<string, unknown> {
+  return asOptionalRecord(providerData?.[CHAT_COMPLETIONS_KEY]) ?? {};
 }
 
 function asRecord(value: unknown, path: string): Record<string, unknown> {

@@ -3,6 +3,7 @@
  * without loss, for the `openai` SDK or any OpenAI-compatible server. Needs no SDK at run time.
  */
 export {
+  CHAT_COMPLETIONS_KEY,
   TOOL_ERROR_PREFIX,
   fromChatCompletionMessage,
   fromChatCompletionMessages,
