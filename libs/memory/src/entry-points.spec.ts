@@ -53,7 +53,16 @@ describe('entry points', () => {
     expect(manifest.files).toEqual(['dist']);
     const entries = Object.entries(manifest.exports).filter(([key]) => key !== './package.json');
     expect(entries.map(([key]) => key).sort()).toEqual(
-      ['.', './health', './nats', './observability', './postgres', './rag', './openai'].sort(),
+      [
+        '.',
+        './health',
+        './nats',
+        './observability',
+        './postgres',
+        './rag',
+        './ai-sdk',
+        './openai',
+      ].sort(),
     );
     for (const [key, target] of entries) {
       const { types, default: js } = target as { types: string; default: string };
