@@ -4,3 +4,9 @@
  * optional peer, loaded only by the functions that call it.
  */
 export { AI_SDK_KEY, fromModelMessages, toModelMessages } from './model-message.converter';
+export {
+  MAX_KEPT_UI_MESSAGE_BYTES,
+  createChatStore,
+  type ChatStore,
+  type ChatStoreOptions,
+} from './chat-persistence';
