@@ -62,6 +62,7 @@ describe('entry points', () => {
         './rag',
         './ai-sdk',
         './openai',
+        './langchain',
       ].sort(),
     );
     for (const [key, target] of entries) {

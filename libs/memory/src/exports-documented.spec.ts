@@ -6,7 +6,7 @@ const SRC = __dirname;
 /** The source of every entry point in the package's exports map. */
 const ENTRY_POINTS = [
   'index.ts',
-  ...['postgres', 'nats', 'health', 'rag', 'observability', 'ai-sdk', 'openai'].map(
+  ...['postgres', 'nats', 'health', 'rag', 'observability', 'langchain', 'ai-sdk', 'openai'].map(
     (d) => `${d}/index.ts`,
   ),
 ];
