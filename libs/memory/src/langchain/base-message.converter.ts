@@ -5,6 +5,7 @@ import {
   ToolMessage,
   type BaseMessage,
 } from '@langchain/core/messages';
+import { isDeepStrictEqual } from 'node:util';
 import { InvalidMessageError } from '../core/errors';
 import type { ContentPart, Message, ToolCall } from '../core/message';
 
@@ -164,7 +165,9 @@ function partFromBlock(block: Block): ContentPart {
     const image = rest.image_url;
     const url = typeof image === 'string' ? image : (image as { url?: unknown } | undefined)?.url;
     if (typeof url === 'string' && url !== '') {
-      return withData(imagePart(url), { block });
+      const part = imagePart(url);
+      // Kept whole only when it is not the block this part is written back as.
+      return isDeepStrictEqual(partToBlock(part), block) ? part : withData(part, { block });
     }
   }
   // Anything else (standard image/file/audio blocks, provider blocks) is kept whole, in place.
