@@ -10,7 +10,7 @@ import {
   type ConformanceHarness,
 } from '@agent-memory/conformance';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
-import { generateText, stepCountIs, tool, type ModelMessage } from 'ai';
+import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import type { MemoryBackend } from '../core';
 import { fromModelMessages, toModelMessages } from '.';
@@ -39,17 +39,30 @@ const weather = tool({
   execute: async ({ city }) => ({ city, sky: 'rain', celsius: 9 }),
 });
 
+type Mode = 'generateText' | 'streamText';
+
 /** One turn of the SDK's loop on `history`; returns the messages the turn added. */
-async function turn(llm: FakeLlm, history: ModelMessage[], text: string): Promise<ModelMessage[]> {
+async function turn(
+  llm: FakeLlm,
+  mode: Mode,
+  history: ModelMessage[],
+  text: string,
+): Promise<ModelMessage[]> {
   const model = createOpenAI({ baseURL: llm.baseUrl, apiKey: 'k' }).chat('fake-model');
   const input: ModelMessage = { role: 'user', content: text };
-  const result = await generateText({
+  const call = {
     model,
     tools: { weather },
     stopWhen: stepCountIs(3),
     messages: [...history, input],
-  });
-  return [input, ...result.response.messages];
+  };
+  if (mode === 'generateText') {
+    const result = await generateText(call);
+    return [input, ...result.response.messages];
+  }
+  const result = streamText(call);
+  await result.consumeStream();
+  return [input, ...(await result.response).messages];
 }
 
 describe.each<[string, () => ConformanceHarness]>([
@@ -73,44 +86,54 @@ describe.each<[string, () => ConformanceHarness]>([
     await llm?.close();
   });
 
-  it('sends the second turn with the first one exactly as the SDK keeps it itself', async () => {
-    // The SDK keeping its own history in memory: the reference requests.
-    script(llm);
-    let kept: ModelMessage[] = [];
-    for (const text of TURNS) kept = [...kept, ...(await turn(llm, kept, text))];
-    const reference = llm.requests.map((request) => request.body.messages);
+  it.each<Mode>(['generateText', 'streamText'])(
+    '%s sends the second turn with the first one exactly as the SDK keeps it itself',
+    async (mode) => {
+      const sessionId = `ai-sdk.${mode}`;
+      const before = llm.requests.length;
+      // The SDK keeping its own history in memory: the reference requests.
+      script(llm);
+      let kept: ModelMessage[] = [];
+      for (const text of TURNS) kept = [...kept, ...(await turn(llm, mode, kept, text))];
+      const reference = llm.requests.slice(before).map((request) => request.body.messages);
 
-    // The same turns, each starting from the store.
-    script(llm);
-    const session = await backend.open('ai-sdk.weather');
-    for (const text of TURNS) {
-      const history = toModelMessages(await session.retrieve());
-      await session.save(fromModelMessages(await turn(llm, history, text)));
-    }
-    const viaStore = llm.requests.slice(reference.length).map((request) => request.body.messages);
+      // The same turns, each starting from the store.
+      script(llm);
+      const session = await backend.open(sessionId);
+      for (const text of TURNS) {
+        const history = toModelMessages(await session.retrieve());
+        await session.save(fromModelMessages(await turn(llm, mode, history, text)));
+      }
+      const viaStore = llm.requests
+        .slice(before + reference.length)
+        .map((request) => request.body.messages);
 
-    expect(viaStore).toEqual(reference);
-    const lastRequest = viaStore[viaStore.length - 1]!;
-    expect(lastRequest.map((message) => message.role)).toEqual([
-      'user',
-      'assistant',
-      'tool',
-      'assistant',
-      'user',
-    ]);
-    expect(lastRequest[2]).toMatchObject({
-      tool_call_id: 'call_1',
-      content: JSON.stringify({ city: 'Oslo', sky: 'rain', celsius: 9 }),
-    });
+      expect(viaStore).toEqual(reference);
+      // The streaming loop really streamed: every request asked for server-sent chunks.
+      const streamed = llm.requests.slice(before).map((request) => request.body.stream === true);
+      expect(new Set(streamed)).toEqual(new Set([mode === 'streamText']));
+      const lastRequest = viaStore[viaStore.length - 1]!;
+      expect(lastRequest.map((message) => message.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+      ]);
+      expect(lastRequest[2]).toMatchObject({
+        tool_call_id: 'call_1',
+        content: JSON.stringify({ city: 'Oslo', sky: 'rain', celsius: 9 }),
+      });
 
-    // What is stored is our canonical form, and gives the SDK's messages back.
-    const stored = await (await backend.open('ai-sdk.weather')).retrieve();
-    expect(stored[1]).toMatchObject({
-      role: 'assistant',
-      parts: [{ type: 'text', text: 'Let me look.' }],
-      toolCalls: [{ id: 'call_1', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
-    });
-    expect(stored[2]).toMatchObject({ role: 'tool', toolCallId: 'call_1' });
-    expect(toModelMessages(stored)).toEqual(kept);
-  });
+      // What is stored is our canonical form, and gives the SDK's messages back.
+      const stored = await (await backend.open(sessionId)).retrieve();
+      expect(stored[1]).toMatchObject({
+        role: 'assistant',
+        parts: [{ type: 'text', text: 'Let me look.' }],
+        toolCalls: [{ id: 'call_1', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
+      });
+      expect(stored[2]).toMatchObject({ role: 'tool', toolCallId: 'call_1' });
+      expect(toModelMessages(stored)).toEqual(kept);
+    },
+  );
 });
