@@ -234,6 +234,12 @@ describe('the packed package in a fresh Nest 12 app', () => {
           'user',
           'assistant',
         ]);
+        expect((await json(`${app.url}/chat/user-1/chat-completions`)).body).toEqual([
+          { role: 'user', content: 'hello' },
+          { role: 'assistant', content: 'echo: hello' },
+          { role: 'user', content: 'again' },
+          { role: 'assistant', content: 'echo: again' },
+        ]);
         const health = await json(`${app.url}/health`);
         expect(health.status).toBe(200);
         expect(health.body.info.memory.status).toBe('up');

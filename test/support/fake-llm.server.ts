@@ -11,6 +11,8 @@
  * expect(llm.requests[0].body.model).toBe('m');
  * ```
  *
+ * A request with `stream: true` gets its answer as server-sent chunks, as the API streams.
+ *
  * Scripted behaviours (`reply`, `replyWith`, `failNext`, `hangNext`, `replyRaw`) form one FIFO
  * queue: each request to `POST /v1/chat/completions` takes the oldest one. With the queue empty
  * the server answers with `defaultReply` (default: the text `'summary'`). Every server is its
@@ -224,6 +226,10 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
               ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }
               : {}),
           };
+          if (body.stream === true) {
+            sendStream(res, answer);
+            return;
+          }
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify(answer));
           return;
@@ -289,6 +295,42 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       });
     },
   };
+}
+
+/**
+ * A scripted answer as a chat-completions stream (`stream: true`): server-sent events with the
+ * role and text in one chunk, each tool call in one chunk, then the finish reason and usage.
+ */
+function sendStream(
+  res: ServerResponse,
+  answer: {
+    id: string;
+    created: number;
+    model: string;
+    choices: Array<{
+      message: { content: string | null; tool_calls?: FakeLlmToolCall[] };
+      finish_reason: string;
+    }>;
+    usage?: unknown;
+  },
+): void {
+  const { message, finish_reason } = answer.choices[0]!;
+  const chunk = (delta: unknown, finishReason: string | null = null, usage?: unknown): string =>
+    `data: ${JSON.stringify({
+      id: answer.id,
+      object: 'chat.completion.chunk',
+      created: answer.created,
+      model: answer.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+      ...(usage ? { usage } : {}),
+    })}\n\n`;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(chunk({ role: 'assistant', content: message.content ?? '' }));
+  (message.tool_calls ?? []).forEach((call, index) =>
+    res.write(chunk({ tool_calls: [{ index, ...call }] })),
+  );
+  res.write(chunk({}, finish_reason, answer.usage));
+  res.end('data: [DONE]\n\n');
 }
 
 function sendError(res: ServerResponse, status: number, message: string, type: string): void {

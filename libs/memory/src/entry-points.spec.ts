@@ -46,6 +46,21 @@ describe('entry points', () => {
     expect(nats).not.toContain('pg');
   }, 30_000);
 
+  it('the agent SDKs load only with their own entry point', () => {
+    const SDKS = ['ai', '@ai-sdk/provider-utils', '@langchain/core', 'openai', '@openai/agents'];
+    expect(packagesLoadedBy('./libs/memory/src/index.ts').filter((n) => SDKS.includes(n))).toEqual(
+      [],
+    );
+    expect(
+      packagesLoadedBy('./libs/memory/src/openai/index.ts').filter((n) => SDKS.includes(n)),
+    ).toEqual([]);
+    // The AI SDK's converters need no SDK code: `ai` loads when a chat is saved.
+    expect(
+      packagesLoadedBy('./libs/memory/src/ai-sdk/index.ts').filter((n) => SDKS.includes(n)),
+    ).toEqual([]);
+    expect(packagesLoadedBy('./libs/memory/src/langchain/index.ts')).toContain('@langchain/core');
+  }, 60_000);
+
   it("the package's exports map names every entry point's source folder", () => {
     const manifest = JSON.parse(
       readFileSync(join(REPO_ROOT, 'libs/memory/package.json'), 'utf8'),
@@ -53,7 +68,17 @@ describe('entry points', () => {
     expect(manifest.files).toEqual(['dist']);
     const entries = Object.entries(manifest.exports).filter(([key]) => key !== './package.json');
     expect(entries.map(([key]) => key).sort()).toEqual(
-      ['.', './health', './nats', './observability', './postgres', './rag'].sort(),
+      [
+        '.',
+        './health',
+        './nats',
+        './observability',
+        './postgres',
+        './rag',
+        './ai-sdk',
+        './openai',
+        './langchain',
+      ].sort(),
     );
     for (const [key, target] of entries) {
       const { types, default: js } = target as { types: string; default: string };

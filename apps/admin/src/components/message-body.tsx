@@ -100,6 +100,28 @@ export function MessageBody({
       {message.toolCalls?.map((call) => (
         <ToolCallCard key={call.id} call={call} result={results?.get(call.id)} />
       ))}
+      <ProviderData message={message} />
     </div>
+  );
+}
+
+/**
+ * The fields an agent SDK kept beyond the model (`providerData` of the message and of its parts),
+ * folded: they are for debugging, not for reading the conversation.
+ */
+export function ProviderData({ message }: { message: Message }) {
+  const parts = message.parts.flatMap((part, index) =>
+    part.providerData ? [[`parts[${index}]`, part.providerData] as const] : [],
+  );
+  if (!message.providerData && parts.length === 0) return null;
+  const shown = {
+    ...(message.providerData ? { message: message.providerData } : {}),
+    ...Object.fromEntries(parts),
+  };
+  return (
+    <details className="provider-data">
+      <summary className="muted">Provider data</summary>
+      <pre className="pre">{JSON.stringify(shown, null, 2)}</pre>
+    </details>
   );
 }

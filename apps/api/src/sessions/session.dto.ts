@@ -21,7 +21,7 @@ import type {
 const MESSAGE_SCHEMA: SchemaObject = {
   type: 'object',
   description:
-    'A message: role, parts, toolCalls?, toolCallId?, toolError?, name? (docs/storage-formats.md)',
+    'A message: role, parts, toolCalls?, toolCallId?, toolError?, name?, providerData? (docs/storage-formats.md)',
   properties: {
     role: { type: 'string', enum: ['system', 'user', 'assistant', 'tool'] },
     parts: { type: 'array', items: { type: 'object' } },
@@ -29,6 +29,11 @@ const MESSAGE_SCHEMA: SchemaObject = {
     toolCallId: { type: 'string' },
     toolError: { type: 'boolean' },
     name: { type: 'string' },
+    providerData: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'fields an agent SDK carries beyond the model, stored and returned as given',
+    },
   },
   required: ['role', 'parts'],
 };

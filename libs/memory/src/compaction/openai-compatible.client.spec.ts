@@ -229,7 +229,7 @@ describe('OpenAiCompatibleClient', () => {
       [
         'a tool call without a name',
         '{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c"}]}}]}',
-        'choices[0].message.tool_calls[0] needs an id and a function name',
+        'invalid message at choices[0].message.tool_calls[0].function: must be an object',
       ],
     ])('reports %s as a malformed response', async (_what, body, reason) => {
       llm.replyRaw(body);

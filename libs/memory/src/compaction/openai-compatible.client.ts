@@ -2,7 +2,11 @@ import { DEFAULT_LLM_TIMEOUT_MS } from '../core/defaults';
 import { InvalidMessageError } from '../core/errors';
 import type { LlmClient, LlmUsage } from '../core/llm-client.interface';
 import type { CallOptions } from '../core/memory.interface';
-import type { ContentPart, Message, ToolCall } from '../core/message';
+import type { Message } from '../core/message';
+import {
+  fromChatCompletionMessage,
+  toChatCompletionMessages,
+} from '../openai/chat-completion.converter';
 import { LlmRequestError } from './llm-request.error';
 
 /** Options of {@link OpenAiCompatibleClient}. */
@@ -17,17 +21,6 @@ export interface OpenAiCompatibleClientOptions {
   timeoutMs?: number;
 }
 
-type WireContentPart =
-  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
-
-interface WireMessage {
-  role: Message['role'];
-  content: string | WireContentPart[] | null;
-  name?: string;
-  tool_calls?: ToolCall[];
-  tool_call_id?: string;
-}
-
 /** How much of a non-JSON error body goes into the error message. */
 const MAX_BODY_EXCERPT_CHARS = 500;
 
@@ -35,9 +28,9 @@ const MAX_BODY_EXCERPT_CHARS = 500;
  * An {@link LlmClient} for any server speaking the OpenAI chat-completions API (OpenAI, vLLM,
  * Ollama, LiteLLM, …) over the global `fetch`.
  *
- * Mapping: a message with one text part is sent with string content, others as content-part
- * arrays (`image_base64` as a `data:` URL); reasoning parts are not sent; a failed tool result
- * (`toolError`) is sent with its text prefixed by `Error: `.
+ * Messages go out and come back through the `/openai` entry point's converters
+ * (`toChatCompletionMessages`, `fromChatCompletionMessage`): reasoning parts are not sent, a failed
+ * tool result's text starts with `Error: `.
  */
 export class OpenAiCompatibleClient implements LlmClient {
   private readonly url: string;
@@ -95,7 +88,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     opts.signal?.throwIfAborted();
     const body: Record<string, unknown> = {
       model: this.model,
-      messages: messages.map((message, index) => toWire(message, `messages[${index}]`)),
+      messages: toChatCompletionMessages(messages),
     };
     if (opts.maxTokens !== undefined) body.max_tokens = opts.maxTokens;
 
@@ -141,79 +134,6 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 }
 
-function toWire(message: Message, path: string): WireMessage {
-  const wire: WireMessage = { role: message.role, content: null };
-  if (message.name !== undefined) wire.name = message.name;
-
-  if (message.role === 'tool') {
-    if (!message.toolCallId) {
-      throw new InvalidMessageError(
-        `${path}.toolCallId`,
-        'a tool message must name the tool call it answers',
-      );
-    }
-    const text = textOf(message.parts);
-    wire.content = message.toolError ? `Error: ${text}` : text;
-    wire.tool_call_id = message.toolCallId;
-    return wire;
-  }
-
-  const parts = message.parts.flatMap((part, index) => partToWire(part, `${path}.parts[${index}]`));
-  if (parts.length === 1 && parts[0].type === 'text') wire.content = parts[0].text;
-  else if (parts.length > 0) wire.content = parts;
-  else wire.content = message.role === 'assistant' && message.toolCalls?.length ? null : '';
-
-  if (message.role === 'assistant' && message.toolCalls && message.toolCalls.length > 0) {
-    wire.tool_calls = message.toolCalls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.function.name, arguments: call.function.arguments },
-    }));
-  }
-  return wire;
-}
-
-function partToWire(part: ContentPart, path: string): WireContentPart[] {
-  switch (part.type) {
-    case 'text':
-      return [{ type: 'text', text: part.text ?? '' }];
-    case 'image_url':
-      if (!part.imageUrl)
-        throw new InvalidMessageError(`${path}.imageUrl`, 'an image_url part needs the URL');
-      return [{ type: 'image_url', image_url: { url: part.imageUrl } }];
-    case 'image_base64':
-      if (!part.imageBase64) {
-        throw new InvalidMessageError(
-          `${path}.imageBase64`,
-          'an image_base64 part needs the image data',
-        );
-      }
-      if (!part.mimeType) {
-        throw new InvalidMessageError(
-          `${path}.mimeType`,
-          'an image_base64 part needs its MIME type, such as image/png',
-        );
-      }
-      return [
-        {
-          type: 'image_url',
-          image_url: { url: `data:${part.mimeType};base64,${part.imageBase64}` },
-        },
-      ];
-    case 'reasoning':
-    case 'redacted_reasoning':
-      // Providers reject other providers' reasoning, and the chat-completions API has no field for it.
-      return [];
-  }
-}
-
-function textOf(parts: ContentPart[]): string {
-  return parts
-    .filter((part) => part.type === 'text')
-    .map((part) => part.text ?? '')
-    .join('\n');
-}
-
 function fromWire(
   text: string,
   url: string,
@@ -237,32 +157,15 @@ function fromWire(
   const wire = isRecord(choice) ? choice.message : undefined;
   if (!isRecord(wire)) throw malformed('choices[0].message is missing');
 
-  const message: Message = { role: 'assistant', parts: contentToParts(wire.content, malformed) };
-  if (typeof wire.name === 'string') message.name = wire.name;
-  if (wire.tool_calls !== undefined && wire.tool_calls !== null) {
-    if (!Array.isArray(wire.tool_calls))
-      throw malformed('choices[0].message.tool_calls is not an array');
-    const toolCalls = wire.tool_calls.map((call: unknown, index): ToolCall => {
-      const fn = isRecord(call) ? call.function : undefined;
-      if (
-        !isRecord(call) ||
-        typeof call.id !== 'string' ||
-        !isRecord(fn) ||
-        typeof fn.name !== 'string'
-      ) {
-        throw malformed(`choices[0].message.tool_calls[${index}] needs an id and a function name`);
-      }
-      const args = fn.arguments ?? '';
-      return {
-        id: call.id,
-        type: 'function',
-        function: {
-          name: fn.name,
-          arguments: typeof args === 'string' ? args : JSON.stringify(args),
-        },
-      };
-    });
-    if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  if (wire.role !== undefined && wire.role !== 'assistant') {
+    throw malformed('choices[0].message.role is not "assistant"');
+  }
+  let message: Message;
+  try {
+    message = fromChatCompletionMessage({ ...wire, role: 'assistant' }, 'choices[0].message');
+  } catch (error) {
+    if (error instanceof InvalidMessageError) throw malformed(error.message, error);
+    throw error;
   }
 
   const result: { message: Message; usage?: LlmUsage } = { message };
@@ -275,23 +178,6 @@ function fromWire(
     result.usage = { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
   }
   return result;
-}
-
-function contentToParts(
-  content: unknown,
-  malformed: (reason: string) => LlmRequestError,
-): ContentPart[] {
-  if (content === null || content === undefined || content === '') return [];
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  // Some compatible servers answer with a content-part array; keep its text parts.
-  if (Array.isArray(content)) {
-    return content.flatMap((part: unknown): ContentPart[] =>
-      isRecord(part) && part.type === 'text' && typeof part.text === 'string' && part.text !== ''
-        ? [{ type: 'text', text: part.text }]
-        : [],
-    );
-  }
-  throw malformed('choices[0].message.content is neither text, null nor a list of parts');
 }
 
 function providerErrorMessage(text: string): string | undefined {

@@ -16,6 +16,7 @@ import {
   type Message,
 } from '@agent-memory/memory';
 import { MemoryBackendHealthIndicator, MemoryHealthModule } from '@agent-memory/memory/health';
+import { toChatCompletionMessages, type ChatCompletionMessage } from '@agent-memory/memory/openai';
 import { postgresBackend } from '@agent-memory/memory/postgres';
 
 function backendFromEnv(): Promise<MemoryBackend> | MemoryBackend {
@@ -47,6 +48,12 @@ export class ChatController {
     );
     const stored = await (await this.memory.session(sessionId)).retrieve();
     return { answer, historyLength: stored.length };
+  }
+
+  /** The session as an OpenAI Chat Completions request's `messages` (the `/openai` adapter). */
+  @Get(':sessionId/chat-completions')
+  async asChatCompletions(@Param('sessionId') sessionId: string): Promise<ChatCompletionMessage[]> {
+    return toChatCompletionMessages(await (await this.memory.session(sessionId)).retrieve());
   }
 
   @Get(':sessionId')
