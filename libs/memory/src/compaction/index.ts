@@ -1,4 +1,3 @@
-export * from './token-counter';
 export * from './summarizer.interface';
 export * from './llm.summarizer';
 export * from './extractive.summarizer';
