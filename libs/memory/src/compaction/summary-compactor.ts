@@ -1,12 +1,7 @@
 import { SnapshotConflictError } from '../core/errors';
 import type { LlmClient } from '../core/llm-client.interface';
-import type {
-  Cursor,
-  Entry,
-  Snapshot,
-  SnapshotStore,
-  StoredSnapshot,
-} from '../core/memory.interface';
+import type { CompactionResult } from '../core/compaction-job';
+import type { Entry, Snapshot, SnapshotStore, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { contextMessages } from '../core/snapshot';
 import { coverCount } from './compaction-cut';
@@ -32,22 +27,6 @@ export interface CompactOptions {
   /** Work out the cut and the summary, but save nothing. */
   dryRun?: boolean;
   signal?: AbortSignal;
-}
-
-/** What one compaction check did (or, on a dry run, would do). */
-export interface CompactionResult {
-  /** Whether a snapshot was saved. */
-  compacted: boolean;
-  /** Why nothing was saved (absent on success and on a dry run). */
-  reason?: 'below-threshold' | 'nothing-to-cover' | 'conflict';
-  /** The cursor of the last covered message. */
-  upTo?: Cursor;
-  /** Tokens of `retrieve()` before. */
-  tokensBefore: number;
-  /** Tokens of `retrieve()` after (what it would be, on a dry run). */
-  tokensAfter: number;
-  /** The saved snapshot, or on a dry run the one that would be saved. */
-  snapshot?: Snapshot | StoredSnapshot;
 }
 
 /**

@@ -23,3 +23,4 @@ export {
 export { MemoryService } from './memory.service';
 export * from './turn.interface';
 export { CompactionService } from './compaction.service';
+export * from './compaction-worker.protocol';

@@ -56,7 +56,7 @@ async function createCompactionRunner(
   config: ResolvedCompactionConfig,
 ): Promise<CompactionRunner> {
   if (config.mode === 'nats' && config.nats) {
-    const { NatsCompactionRunner } = await import('../compaction/nats-compaction.runner');
+    const { NatsCompactionRunner } = await import('./nats-compaction.runner');
     return new NatsCompactionRunner(config.nats, new Logger('CompactionService'));
   }
   return new InlineCompactionRunner(backend, config);

@@ -11,7 +11,7 @@ import { assertSessionId } from '../core/session-id';
 import { decodeListToken, encodeListToken, listLimit } from '../core/session-list';
 import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from './memory-schema';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
-import { pgRequest } from './postgres-request.error';
+import { pgRequest } from '../pg-errors/postgres-request.error';
 import { PostgresMemory } from './postgres.store';
 import {
   DEFAULT_PG_CONNECT_TIMEOUT_MS,

@@ -35,7 +35,7 @@ import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf } from './save-groups';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
-import { pgRequest } from './postgres-request.error';
+import { pgRequest } from '../pg-errors/postgres-request.error';
 import { decodeContextRows, decodeRowMessage, type ContextRow } from './postgres-rows';
 import { NOW_MS } from './sql-now';
 

@@ -6,14 +6,14 @@ import {
   type CompactionLogger,
   type CompactionRequest,
   type CompactionRunner,
-} from './compaction-job.interface';
+} from '../compaction/compaction-job.interface';
 import {
   CompactionUnansweredError,
   CompactionWorkerError,
   type CompactionClientProxy,
   type CompactionWorkerReply,
 } from './compaction-worker.protocol';
-import type { CompactionResult } from './summary-compactor';
+import type { CompactionResult } from '../core/compaction-job';
 
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 2_000;
