@@ -388,7 +388,6 @@ function statements(names: MemoryTableNames) {
       SELECT m.seq, m.message, NULL, NULL, NULL FROM ${messages} m
       WHERE m.session_id = $1 AND m.seq > COALESCE((SELECT upto_seq FROM snap), 0)
       ORDER BY seq NULLS FIRST`,
-    allRows: `SELECT seq, message FROM ${messages} WHERE session_id = $1 ORDER BY seq`,
     // LIMIT NULL is no limit.
     entriesPage: `SELECT seq, message FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     lockSession: `SELECT ${lock}`,
