@@ -17,7 +17,7 @@ import {
   type MemoryErrorCode,
 } from '@agent-memory/memory';
 import type { Request, Response } from 'express';
-import type { ApiErrorBody } from '../contract/admin-api.types';
+import type { ApiErrorBody } from '@agent-memory/api-contract';
 import type { ApiHttpError } from './api-http.error';
 
 const MEMORY_ERROR_STATUS: Record<MemoryErrorCode, number> = {

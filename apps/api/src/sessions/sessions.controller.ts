@@ -53,7 +53,7 @@ import type {
   CompactAccepted,
   MessagesPage,
   SessionDetail,
-} from '../contract/admin-api.types';
+} from '@agent-memory/api-contract';
 
 /** SPEC §7: the sessions routes. Every route needs the admin bearer token. */
 @ApiTags('sessions')

@@ -16,7 +16,7 @@ import {
 import { ApiHttpError } from '../errors/api-http.error';
 import { LastCompactions } from '../compactions/last-compactions';
 import { CompactionJobsService } from '../compactions/compaction-jobs.service';
-import type { AppendResult, MessagesPage, SessionDetail } from '../contract/admin-api.types';
+import type { AppendResult, MessagesPage, SessionDetail } from '@agent-memory/api-contract';
 
 /** The sessions routes over the `MemoryBackend` port. Unknown sessions are `404 SESSION_NOT_FOUND`. */
 @Injectable()
