@@ -1,6 +1,62 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Test helpers are reached by their aliases, never by a path up the tree. */
+const TEST_ALIASES = [
+  {
+    group: ['**/test/conformance', '**/test/conformance/*'],
+    message: "Import '@agent-memory/conformance'.",
+  },
+  {
+    group: ['**/test/support/*'],
+    message: "Import '@agent-memory/test-support/<file>'.",
+  },
+];
+
+/** Library code never imports test code. */
+const NO_TEST_CODE = {
+  group: ['@agent-memory/conformance', '@agent-memory/test-support/*', '**/test/**'],
+  message: 'Library code never imports test code.',
+};
+
+/** Inside the package, folders import each other by relative path, never by the package name. */
+const NO_OWN_PACKAGE = {
+  group: ['@agent-memory/memory', '@agent-memory/memory/*'],
+  message: 'Inside the package, import the folder by its relative path.',
+};
+
+/**
+ * What each folder of libs/memory/src may import besides itself. core is the contract; tokens and
+ * pg-errors are driver-free helpers; compaction is plain code; the backends and satellites (simple,
+ * jsonfile, postgres, nats, rag, observability) reach only those, never each other; the Nest
+ * shell (nest, health) sits on top.
+ */
+const LAYERS = {
+  core: [],
+  tokens: ['core'],
+  'pg-errors': ['core'],
+  compaction: ['core', 'tokens'],
+  simple: ['core'],
+  jsonfile: ['core'],
+  postgres: ['core', 'pg-errors'],
+  nats: ['core'],
+  rag: ['core', 'pg-errors'],
+  observability: ['core'],
+  nest: ['core', 'tokens', 'compaction', 'rag'],
+  health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
+};
+
+/** Import patterns that reach a folder of libs/memory/src other than `folder` and `allowed`. */
+function layerBoundary(folder, allowed) {
+  const forbidden = Object.keys(LAYERS).filter(
+    (name) => name !== folder && !allowed.includes(name),
+  );
+  return forbidden.map((name) => ({
+    group: [`../${name}`, `../${name}/**`, `../../${name}`, `../../${name}/**`],
+    message: `libs/memory/src/${folder}/ may import only ${['itself', ...allowed].join(', ')} (see docs/architecture.md).`,
+  }));
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -32,16 +88,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/test/conformance', '**/test/conformance/*'],
-              message: "Import '@agent-memory/conformance'.",
-            },
-            {
-              group: ['**/test/support/*'],
-              message: "Import '@agent-memory/test-support/<file>'.",
-            },
-          ],
+          patterns: TEST_ALIASES,
         },
       ],
     },
@@ -50,14 +97,34 @@ export default tseslint.config(
     // The package ships its sources' build: nothing but specs may reach test code.
     files: ['libs/**/*.ts'],
     ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_CODE] }] },
+  },
+  // The layers of libs/memory/src (docs/architecture.md, "What may import what"): each folder
+  // lists the sibling folders it may import; reaching any other is an error. Specs are exempt
+  // (a backend's spec may wire a Nest module). A later block replaces the rule, so each one
+  // repeats the test-code ban.
+  ...Object.entries(LAYERS).map(([folder, allowed]) => ({
+    files: [`libs/memory/src/${folder}/**/*.ts`],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [NO_TEST_CODE, ...layerBoundary(folder, allowed), NO_OWN_PACKAGE] },
+      ],
+    },
+  })),
+  {
+    // Applications use the package through its entry points, as any consumer would.
+    files: ['apps/api/**/*.ts', 'apps/worker/**/*.ts', 'apps/memory-config/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            ...TEST_ALIASES,
             {
-              group: ['@agent-memory/conformance', '@agent-memory/test-support/*', '**/test/**'],
-              message: 'Library code never imports test code.',
+              group: ['**/libs/**', '@agent-memory/memory/*/**'],
+              message: "Import '@agent-memory/memory' or one of its entry points by name.",
             },
           ],
         },

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { SessionDetail, SessionExport } from '../../apps/api/src/contract/admin-api.types';
+import type { SessionDetail, SessionExport } from '@agent-memory/api-contract';
 import { launchChromium } from './chromium';
 import {
   SUPPORT_SESSION,

@@ -4,7 +4,7 @@
  * the session, and a failed LLM call fails the job and changes nothing.
  */
 import type { CompactionJob } from '@agent-memory/memory';
-import type { SessionDetail } from '../src/contract/admin-api.types';
+import type { SessionDetail } from '@agent-memory/api-contract';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { ALL_BACKENDS, assistantText, userText, useTestServer } from './support/api-test-server';
 

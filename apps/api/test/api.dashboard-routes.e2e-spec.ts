@@ -7,7 +7,7 @@ import type {
   SessionContext,
   SessionExport,
   TranscriptPage,
-} from '../src/contract/admin-api.types';
+} from '@agent-memory/api-contract';
 import { assistantText, userText, useTestServer } from './support/api-test-server';
 
 describe('dashboard routes', () => {

@@ -20,7 +20,7 @@ import {
 } from '@agent-memory/memory/rag';
 import { AdminToken } from '../src/auth/admin-token';
 import { AdminTokenGuard } from '../src/auth/admin-token.guard';
-import type { RecallView } from '../src/contract/recall-api.types';
+import type { RecallView } from '@agent-memory/api-contract';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
 import { ApiExceptionFilter } from '../src/errors/api-exception.filter';
 import { RecallController } from '../src/recall/recall.controller';

@@ -1,11 +1,12 @@
 /**
- * `@agent-memory/memory`: the contract, the in-process and JSON-file stores, compaction, the
- * defaults and the Nest module. What needs an optional package has an entry point of its own:
- * `/postgres` (`typeorm`, `pg`), `/nats` (`nats`), `/health` (`@nestjs/terminus`), `/rag`
+ * `@agent-memory/memory`: the contract, the in-process and JSON-file stores, compaction, the token
+ * counter, the defaults and the Nest module. What needs an optional package has an entry point of
+ * its own: `/postgres` (`typeorm`, `pg`), `/nats` (`nats`), `/health` (`@nestjs/terminus`), `/rag`
  * (semantic recall) and `/observability` (tracing), so importing this never loads a driver.
  */
 export * from './core';
 export * from './simple';
 export * from './jsonfile';
 export * from './compaction';
+export * from './tokens';
 export * from './nest';

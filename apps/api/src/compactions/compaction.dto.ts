@@ -4,7 +4,7 @@ import type {
   CompactionJobError,
   CompactionJobState,
   CompactionResult,
-} from '../contract/admin-api.types';
+} from '@agent-memory/api-contract';
 
 /** OpenAPI shape of a failed job's error; `implements` the contract so drift fails the type check. */
 export class CompactionJobErrorDto implements CompactionJobError {

@@ -4,7 +4,7 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import type { ApiConfig } from '../config/api-config';
 import { API_CONFIG } from '../config/api-config.module';
 import { ApiErrorDto } from '../errors/api-error.dto';
-import type { ServerInfo } from '../contract/admin-api.types';
+import type { ServerInfo } from '@agent-memory/api-contract';
 
 /** `GET /api/info`: the backend and compaction settings the dashboard's header shows. */
 @ApiTags('info')

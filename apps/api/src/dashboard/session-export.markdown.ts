@@ -1,5 +1,5 @@
 import { textContent, type Message } from '@agent-memory/memory';
-import type { SessionExport } from '../contract/admin-api.types';
+import type { SessionExport } from '@agent-memory/api-contract';
 
 /** A fence longer than any run of backticks in `text`, so message text cannot close it. */
 function fenced(text: string, info = ''): string {

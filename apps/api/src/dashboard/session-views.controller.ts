@@ -15,7 +15,7 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { invalidField } from '../errors/api-http.error';
 import { ApiErrorDto } from '../errors/api-error.dto';
 import { parseMessagesQuery } from '../sessions/session-request.parsers';
-import type { ContextTokens, SessionContext, TranscriptPage } from '../contract/admin-api.types';
+import type { ContextTokens, SessionContext, TranscriptPage } from '@agent-memory/api-contract';
 import { sessionExportMarkdown } from './session-export.markdown';
 import { SessionViewsService } from './session-views.service';
 

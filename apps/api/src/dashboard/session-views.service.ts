@@ -15,7 +15,7 @@ import type {
   SessionContext,
   SessionExport,
   TranscriptPage,
-} from '../contract/admin-api.types';
+} from '@agent-memory/api-contract';
 
 /** Entries read per request while exporting a whole session. */
 const EXPORT_PAGE_SIZE = 1000;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { ApiErrorBody } from '../contract/admin-api.types';
+import type { ApiErrorBody } from '@agent-memory/api-contract';
 
 /** OpenAPI shape of the body of every error response, shared by all controllers. */
 export class ApiErrorDto implements ApiErrorBody {

@@ -17,7 +17,7 @@ import {
   type MemoryBackend,
 } from '@agent-memory/memory';
 import type { Request, Response } from 'express';
-import type { ApiErrorBody } from '../contract/admin-api.types';
+import type { ApiErrorBody } from '@agent-memory/api-contract';
 import type { ApiHttpError } from './api-http.error';
 
 /** How long the filter waits for `backend.check()` when deciding between 500 and 503. */

@@ -8,7 +8,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
-import type { RecallView } from '../contract/recall-api.types';
+import type { RecallView } from '@agent-memory/api-contract';
 import { RecallService } from './recall.service';
 
 /** `GET /api/sessions/:id/recall?q=`: what semantic recall would add for that query. */

@@ -7,7 +7,7 @@ import {
 } from '@agent-memory/memory';
 import { hasRecall } from '@agent-memory/memory/rag';
 import { ApiHttpError, invalidField } from '../errors/api-http.error';
-import type { RecallView } from '../contract/recall-api.types';
+import type { RecallView } from '@agent-memory/api-contract';
 
 /** Longest query the route embeds (characters). */
 export const MAX_RECALL_QUERY_CHARS = 4000;

@@ -11,7 +11,7 @@ import type {
   SessionInfo,
   SessionPage,
   StoredSnapshot,
-} from '../contract/admin-api.types';
+} from '@agent-memory/api-contract';
 
 /**
  * OpenAPI shapes of the sessions routes (documentation only; bodies are checked by the parsers).

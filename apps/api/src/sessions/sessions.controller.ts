@@ -53,7 +53,7 @@ import type {
   CompactAccepted,
   MessagesPage,
   SessionDetail,
-} from '../contract/admin-api.types';
+} from '@agent-memory/api-contract';
 
 /** The sessions routes (docs/admin-api.md#routes). Every route needs the admin bearer token. */
 @ApiTags('sessions')

@@ -13,10 +13,10 @@ import {
   CompactionService,
   contextMessages,
 } from '@agent-memory/memory';
-import { ApiHttpError, invalidField } from '../errors/api-http.error';
+import { ApiHttpError } from '../errors/api-http.error';
 import { LastCompactions } from '../compactions/last-compactions';
 import { CompactionJobsService } from '../compactions/compaction-jobs.service';
-import type { AppendResult, MessagesPage, SessionDetail } from '../contract/admin-api.types';
+import type { AppendResult, MessagesPage, SessionDetail } from '@agent-memory/api-contract';
 
 /** The sessions routes over the `MemoryBackend` port. Unknown sessions are `404 SESSION_NOT_FOUND`. */
 @Injectable()
@@ -29,14 +29,9 @@ export class SessionsService {
     private readonly lastCompactions: LastCompactions,
   ) {}
 
-  async list(query: ListSessionsQuery): Promise<SessionPage> {
-    try {
-      return await this.backend.list(query);
-    } catch (error) {
-      // The backend throws RangeError for a page token it did not make.
-      if (error instanceof RangeError) throw invalidField('INVALID_QUERY', 'after', error.message);
-      throw error;
-    }
+  /** @throws InvalidQueryError for a page token the backend did not make. */
+  list(query: ListSessionsQuery): Promise<SessionPage> {
+    return this.backend.list(query);
   }
 
   /** @throws ApiHttpError 404 when the session does not exist. */

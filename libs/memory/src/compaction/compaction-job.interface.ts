@@ -1,7 +1,4 @@
-import type { CompactionResult } from './summary-compactor';
-
-/** What one compaction check returns (the result of `SummaryCompactor.compact`). */
-export type { CompactionResult };
+import type { CompactionResult } from '../core/compaction-job';
 
 /** How a check runs: `force` compacts below the threshold, `dryRun` computes without saving. */
 export interface CompactionRunOptions {
@@ -21,35 +18,6 @@ export interface CompactionRunner {
    * @throws the compactor's error (nothing was changed), or the signal's reason once aborted.
    */
   run(request: CompactionRequest, signal: AbortSignal): Promise<CompactionResult>;
-}
-
-/** A job's life: waiting for its turn, running, then done or failed. */
-export type CompactionJobState = 'queued' | 'running' | 'done' | 'failed';
-
-/** Why a job failed, in a form that serialises (for the admin API). */
-export interface CompactionJobError {
-  /** The error's class name, such as `SnapshotConflictError`. */
-  name: string;
-  /** The stable code of a `MemoryError`, when it was one. */
-  code?: string;
-  message: string;
-}
-
-/** A compaction job as `CompactionService.job()` reports it. */
-export interface CompactionJob {
-  id: string;
-  sessionId: string;
-  force: boolean;
-  dryRun: boolean;
-  state: CompactionJobState;
-  /** Set once `done`. */
-  result?: CompactionResult;
-  /** Set once `failed`. */
-  error?: CompactionJobError;
-  /** ISO 8601 times. */
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
 }
 
 /** The handle `enqueue` and `afterTurn` return. */

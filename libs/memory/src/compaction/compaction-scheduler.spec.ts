@@ -2,7 +2,7 @@ import { CompactionShutdownError } from '../core/errors';
 import type { CompactionRequest, CompactionRunner } from './compaction-job.interface';
 import { CompactionScheduler } from './compaction-scheduler';
 import { SharedCompactionJobs } from './shared-compaction-jobs';
-import type { CompactionResult } from './summary-compactor';
+import type { CompactionResult } from '../core/compaction-job';
 
 /** A runner whose checks wait until the test lets them finish; it records what ran. */
 class HeldRunner implements CompactionRunner {

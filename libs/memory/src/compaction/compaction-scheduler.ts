@@ -2,17 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { CompactionShutdownError } from '../core/errors';
 import { assertSessionId } from '../core/session-id';
 import { settleWithin } from '../core/timeout';
+import type { CompactionJob, CompactionResult } from '../core/compaction-job';
 import {
   consoleCompactionLogger,
-  type CompactionJob,
   type CompactionJobRef,
   type CompactionLogger,
   type CompactionRunOptions,
   type CompactionRunner,
 } from './compaction-job.interface';
-import { describeCompactionError } from './compaction-worker.protocol';
+import { describeCompactionError } from './compaction-job-error';
 import type { SharedCompactionJobs } from './shared-compaction-jobs';
-import type { CompactionResult } from './summary-compactor';
 
 /** The scheduling limits of a {@link CompactionScheduler} (the module's `compaction` settings). */
 export interface CompactionSchedulingConfig {

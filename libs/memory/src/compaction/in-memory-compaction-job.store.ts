@@ -1,5 +1,8 @@
-import type { CompactionJobStore, StoredCompactionJob } from './compaction-job-store.interface';
-import { finishedAfter } from './job-finish-order';
+import type {
+  CompactionJobStore,
+  StoredCompactionJob,
+} from '../core/compaction-job-store.interface';
+import { finishedAfter } from '../core/job-finish-order';
 
 /**
  * The default {@link CompactionJobStore}: a map in this process, so only this process answers for

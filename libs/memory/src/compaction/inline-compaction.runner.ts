@@ -2,7 +2,8 @@ import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { CompactionRequest, CompactionRunner } from './compaction-job.interface';
 import type { Summarizer } from './summarizer.interface';
-import { SummaryCompactor, type CompactionResult } from './summary-compactor';
+import type { CompactionResult } from '../core/compaction-job';
+import { SummaryCompactor } from './summary-compactor';
 
 /** What an {@link InlineCompactionRunner} compacts with (the module's `compaction`, after defaults). */
 export interface InlineCompactionSettings {

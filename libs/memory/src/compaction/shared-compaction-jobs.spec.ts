@@ -15,8 +15,11 @@ import { JsonFileCompactionJobStore } from '../jsonfile/json-file-compaction-job
 import { natsCompactionJobStore } from '../nats/nats-compaction-job.store';
 import { ensureMemorySchema } from '../postgres/memory-schema';
 import { PostgresCompactionJobStore } from '../postgres/postgres-compaction-job.store';
-import type { CompactionJob } from './compaction-job.interface';
-import type { CompactionJobStore, StoredCompactionJob } from './compaction-job-store.interface';
+import type { CompactionJob } from '../core/compaction-job';
+import type {
+  CompactionJobStore,
+  StoredCompactionJob,
+} from '../core/compaction-job-store.interface';
 import { InMemoryCompactionJobStore } from './in-memory-compaction-job.store';
 import { JOB_OWNER_LOST, SharedCompactionJobs } from './shared-compaction-jobs';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  consoleCompactionLogger,
-  type CompactionJob,
-  type CompactionLogger,
-} from './compaction-job.interface';
-import type { CompactionJobStore, StoredCompactionJob } from './compaction-job-store.interface';
+import type { CompactionJob } from '../core/compaction-job';
+import { consoleCompactionLogger, type CompactionLogger } from './compaction-job.interface';
+import type {
+  CompactionJobStore,
+  StoredCompactionJob,
+} from '../core/compaction-job-store.interface';
 import { InMemoryCompactionJobStore } from './in-memory-compaction-job.store';
 import { DEFAULT_COMPACTION_JOB_LEASE_MS, DEFAULT_COMPACTION_JOB_TTL_MS } from '../core/defaults';
 

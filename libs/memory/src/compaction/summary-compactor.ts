@@ -1,18 +1,13 @@
 import { SnapshotConflictError } from '../core/errors';
 import type { LlmClient } from '../core/llm-client.interface';
-import type {
-  Cursor,
-  Entry,
-  Snapshot,
-  SnapshotStore,
-  StoredSnapshot,
-} from '../core/memory.interface';
+import type { CompactionResult } from '../core/compaction-job';
+import type { Entry, Snapshot, SnapshotStore, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { contextMessages } from '../core/snapshot';
 import { coverCount } from './compaction-cut';
 import { LlmSummarizer } from './llm.summarizer';
 import type { Summarizer } from './summarizer.interface';
-import { TokenCounter } from './token-counter';
+import { TokenCounter } from '../tokens/token-counter';
 import { DEFAULT_COMPACTION_KEEP_RECENT } from '../core/defaults';
 
 /** Options of {@link SummaryCompactor}. */
@@ -32,25 +27,6 @@ export interface CompactOptions {
   /** Work out the cut and the summary, but save nothing. */
   dryRun?: boolean;
   signal?: AbortSignal;
-}
-
-/** What one compaction check did (or, on a dry run, would do). */
-export interface CompactionResult {
-  /** Whether a snapshot was saved. */
-  compacted: boolean;
-  /**
-   * Why nothing was (or, on a dry run, would be) saved; absent when a snapshot was saved or a dry
-   * run would save one. `no-gain`: the new context would not be smaller than the current one.
-   */
-  reason?: 'below-threshold' | 'nothing-to-cover' | 'no-gain' | 'conflict';
-  /** The cursor of the last covered message. */
-  upTo?: Cursor;
-  /** Tokens of `retrieve()` before. */
-  tokensBefore: number;
-  /** Tokens of `retrieve()` after (what it would be, on a dry run). */
-  tokensAfter: number;
-  /** The saved snapshot; on a dry run or with `no-gain`, the one that was worked out. */
-  snapshot?: Snapshot | StoredSnapshot;
 }
 
 /**

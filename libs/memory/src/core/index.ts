@@ -23,6 +23,8 @@ export * from './session-id';
 export * from './tool-pairing';
 export * from './backend.interface';
 export * from './llm-client.interface';
+export * from './compaction-job';
+export * from './compaction-job-store.interface';
 export type { SummarizationOptions } from './legacy-summarization';
 export {
   checkMemoryReadiness,

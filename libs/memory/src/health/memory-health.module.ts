@@ -13,7 +13,13 @@ import {
   type HealthIndicatorResult,
 } from '@nestjs/terminus';
 import type { MemoryBackend } from '../core/backend.interface';
-import { DEFAULT_MEMORY_NAME, memoryBackendLookupToken } from '../nest/memory.tokens';
+import {
+  DEFAULT_MEMORY_NAME,
+  getMemoryInstanceTokens,
+  isDefaultMemoryName,
+  MEMORY_HEALTH_INSTANCE,
+  memoryBackendLookupToken,
+} from '../nest/memory.tokens';
 import type { MemoryHealthOptions } from './memory.health';
 import { readinessResult } from './readiness-result';
 
@@ -30,8 +36,6 @@ export function probeMemoryBackend<const Key extends string>(
 ): Promise<HealthIndicatorResult<Key>> {
   return readinessResult(indicators, backend, key, opts);
 }
-
-const MEMORY_HEALTH_INSTANCE = Symbol('MEMORY_HEALTH_INSTANCE');
 
 /**
  * The health indicator of one memory instance, right for its backend's kind (see
@@ -67,9 +71,9 @@ export class MemoryBackendHealthIndicator {
 
 /** The token of {@link MemoryBackendHealthIndicator} for the memory instance `name`. */
 export function getMemoryHealthToken(name?: string): InjectionToken {
-  return name === undefined || name === DEFAULT_MEMORY_NAME
+  return isDefaultMemoryName(name)
     ? MemoryBackendHealthIndicator
-    : `agent-memory:${name}:MemoryHealth`;
+    : getMemoryInstanceTokens(name).health;
 }
 
 /** Injects the {@link MemoryBackendHealthIndicator} of the memory instance `name`. */

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type {
   CompactionJobStore,
   StoredCompactionJob,
-} from '../compaction/compaction-job-store.interface';
-import { finishedAfter } from '../compaction/job-finish-order';
+} from '../core/compaction-job-store.interface';
+import { finishedAfter } from '../core/job-finish-order';
 import { writeFileAtomic } from './atomic-write';
 import { withFileLock } from './file-lock';
 

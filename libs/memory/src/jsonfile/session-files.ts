@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { CorruptSessionError, SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
-import { tellObserver, type StoreObserver } from '../observability/store-observer.interface';
+import { tellObserver, type StoreObserver } from '../core/store-observer.interface';
 import { syncDirectory, writeFileAtomic } from './atomic-write';
 import { HEAD_FORMAT, isHead, type KeyRecord, type SessionHead } from './session-head';
 import { encodeLogLine } from './session-log';

@@ -3,8 +3,8 @@ import type { KV, NatsConnection } from 'nats';
 import type {
   CompactionJobStore,
   StoredCompactionJob,
-} from '../compaction/compaction-job-store.interface';
-import { finishedAfter } from '../compaction/job-finish-order';
+} from '../core/compaction-job-store.interface';
+import { finishedAfter } from '../core/job-finish-order';
 import { ConcurrentUpdateError } from '../core/errors';
 import { isWrongLastSequence, natsRequest } from './nats-request.error';
 

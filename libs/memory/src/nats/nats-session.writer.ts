@@ -5,7 +5,7 @@ import type { DocumentChange } from '../core/document-store';
 import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
-import { tellObserver, type StoreObserver } from '../observability/store-observer.interface';
+import { tellObserver, type StoreObserver } from '../core/store-observer.interface';
 import { NatsRequestError, isWrongLastSequence, natsRequest } from './nats-request.error';
 import { encodeSessionValue, loadedSession, type LoadedSession } from './nats-session-value';
 import {

@@ -7,7 +7,7 @@ import {
 } from '../core/factory-options';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { SummarizationOptions } from '../core/legacy-summarization';
-import type { StoreObserver } from '../observability/store-observer.interface';
+import type { StoreObserver } from '../core/store-observer.interface';
 import { assertSessionId } from '../core/session-id';
 import { withTimeout } from '../core/timeout';
 import { NatsRequestError, natsRequest } from './nats-request.error';

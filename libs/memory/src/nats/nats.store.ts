@@ -6,7 +6,7 @@ import { withLegacySummarization, type SummarizationOptions } from '../core/lega
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
-import type { StoreObserver } from '../observability/store-observer.interface';
+import type { StoreObserver } from '../core/store-observer.interface';
 import { natsRequest } from './nats-request.error';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {

@@ -1,8 +1,19 @@
 export { MemoryModule } from './memory.module';
-export { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
-export * from './memory.constants';
+export {
+  MEMORY_MODULE_OPTIONS,
+  MEMORY_BACKEND,
+  MEMORY_COMPACTION_CONFIG,
+  COMPACTION_JOBS,
+  COMPACTION_RUNNER,
+  DEFAULT_MEMORY_NAME,
+  isDefaultMemoryName,
+  getMemoryToken,
+  getMemoryBackendToken,
+  getCompactionServiceToken,
+  getMemoryOptionsToken,
+  memoryBackendLookupToken,
+} from './memory.tokens';
 export * from './memory-module-options.interface';
-export * from './memory.tokens';
 export * from './memory.decorators';
 export {
   resolveCompactionConfig,
@@ -18,3 +29,4 @@ export {
   memoryErrorBody,
   type MemoryErrorBody,
 } from './memory-exception.filter';
+export * from './compaction-worker.protocol';

@@ -8,9 +8,9 @@ import type { MemoryBackend } from '../core/backend.interface';
 import type { LlmClient } from '../core/llm-client.interface';
 import type { Summarizer } from '../compaction/summarizer.interface';
 import type { RecallOptions } from '../rag/recall-options.interface';
-import type { CompactionJob } from '../compaction/compaction-job.interface';
-import type { CompactionJobStore } from '../compaction/compaction-job-store.interface';
-import type { CompactionClientProxy } from '../compaction/compaction-worker.protocol';
+import type { CompactionJob } from '../core/compaction-job';
+import type { CompactionJobStore } from '../core/compaction-job-store.interface';
+import type { CompactionClientProxy } from './compaction-worker.protocol';
 
 /** Where compaction job states are kept so that every replica answers for them. */
 export interface MemoryCompactionJobsOptions {

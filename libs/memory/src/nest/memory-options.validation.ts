@@ -13,7 +13,7 @@ import {
   DEFAULT_COMPACTION_SUBJECT,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
 } from '../core/defaults';
-import type { CompactionClientProxy } from '../compaction/compaction-worker.protocol';
+import type { CompactionClientProxy } from './compaction-worker.protocol';
 import type {
   MemoryCompactionOptions,
   MemoryModuleOptions,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Injectable, Module } from '@nestjs/common';
+import { ConsoleLogger, Injectable, Logger, Module, type LoggerService } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { natsBackend } from '@agent-memory/memory/nats';
@@ -11,7 +11,7 @@ import { assistantMessage, userMessage } from '../core/message';
 import { jsonFileBackend } from '../jsonfile';
 import { simpleBackend } from '../simple';
 import { CompactionService } from './compaction.service';
-import { MEMORY_BACKEND } from './memory.constants';
+import { MEMORY_BACKEND } from './memory.tokens';
 import type { MemoryModuleOptions, MemoryOptionsFactory } from './memory-module-options.interface';
 import { MemoryModule } from './memory.module';
 import { MemoryService } from './memory.service';
@@ -128,6 +128,45 @@ describe('MemoryModule', () => {
     await app.close();
     await backend.connection.closed();
     expect(backend.connection.isClosed()).toBe(true);
+  });
+
+  it('logs a backend close() that fails, and shutdown still completes after compaction stopped once', async () => {
+    const events: string[] = [];
+    const errors: string[] = [];
+    const logger: LoggerService = {
+      log: () => undefined,
+      warn: () => undefined,
+      error: (message: unknown) => void errors.push(String(message)),
+    };
+    const backend = simpleBackend({ capacity: 10 });
+    backend.close = async () => {
+      events.push('backend.close');
+      throw new Error('disk unplugged');
+    };
+    const app = await Test.createTestingModule({
+      imports: [MemoryModule.forRoot({ backend }), MemoryModule.forRoot({ name: 'b', backend })],
+    })
+      .setLogger(logger)
+      .compile();
+    await app.init();
+    const compaction = app.get(CompactionService);
+    const stop = compaction.shutdown.bind(compaction);
+    compaction.shutdown = () => {
+      events.push('compaction.shutdown');
+      return stop();
+    };
+    try {
+      await expect(app.close()).resolves.toBeUndefined();
+    } finally {
+      Logger.overrideLogger(new ConsoleLogger());
+    }
+    expect(events.filter((event) => event === 'compaction.shutdown')).toHaveLength(1);
+    expect(events.indexOf('compaction.shutdown')).toBeLessThan(events.indexOf('backend.close'));
+    expect(events.filter((event) => event === 'backend.close')).toHaveLength(2);
+    expect(
+      errors.filter((message) => /closing the backend .* failed: disk unplugged/.test(message)),
+    ).toHaveLength(2);
+    expect(compaction.isShuttingDown).toBe(true);
   });
 
   it.each([

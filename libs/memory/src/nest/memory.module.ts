@@ -1,8 +1,4 @@
 import { Module, type DynamicModule, type InjectionToken, type Provider } from '@nestjs/common';
-import { compactionJobsProvider } from './compaction-jobs.provider';
-import { CompactionService } from './compaction.service';
-import { MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
-import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
 import type {
   MemoryInstanceOptions,
   MemoryModuleAsyncOptions,
@@ -11,18 +7,11 @@ import type {
   MemoryOptionsFactory,
 } from './memory-module-options.interface';
 import {
-  compactionConfigProvider,
-  compactionRunnerProvider,
   guardBackendPromise,
-  memoryBackendProvider,
-  namedInstanceProviders,
+  memoryInstanceExports,
+  memoryInstanceProviders,
 } from './memory.providers';
-import { MemoryService } from './memory.service';
-import {
-  getMemoryOptionsToken,
-  isDefaultMemoryName,
-  memoryBackendLookupToken,
-} from './memory.tokens';
+import { getMemoryInstanceTokens, type MemoryInstanceTokens } from './memory.tokens';
 
 /**
  * Conversation memory for a Nest app:
@@ -38,65 +27,44 @@ import {
  * Nothing connects before start-up: a backend factory is called during module init, and a backend
  * promise's rejection fails start-up with its error. Options are validated at start-up
  * (TypeError / RangeError naming the option). The module owns the backend: on shutdown compaction
- * stops first, then the backend is closed; call `app.enableShutdownHooks()` so that happens on
- * SIGTERM.
+ * stops first, then the backend is closed (a failing `close()` is logged, not thrown); call
+ * `app.enableShutdownHooks()` so that happens on SIGTERM.
  */
 @Module({})
 export class MemoryModule {
   /** One memory instance with the given options. */
   static forRoot(options: MemoryModuleRootOptions): DynamicModule {
     guardBackendPromise(options);
-    const provide = getMemoryOptionsToken(options?.name);
-    return memoryModule(options ?? {}, [], [{ provide, useValue: options }]);
+    const tokens = getMemoryInstanceTokens(options?.name);
+    return memoryModule(
+      tokens,
+      options ?? {},
+      [],
+      [{ provide: tokens.options, useValue: options }],
+    );
   }
 
   /** One memory instance whose options come from a factory, a class or an existing provider. */
   static forRootAsync(options: MemoryModuleAsyncOptions): DynamicModule {
-    const provide = getMemoryOptionsToken(options.name);
-    return memoryModule(options, options.imports ?? [], asyncOptionsProviders(provide, options));
+    const tokens = getMemoryInstanceTokens(options.name);
+    const optionsProviders = asyncOptionsProviders(tokens.options, options);
+    return memoryModule(tokens, options, options.imports ?? [], optionsProviders);
   }
 }
 
-/** The instance's providers: class providers for the default one, named ones otherwise. */
+/** One instance's module: its options providers, then the one recipe for its tokens. */
 function memoryModule(
+  tokens: MemoryInstanceTokens,
   instance: MemoryInstanceOptions,
   imports: NonNullable<DynamicModule['imports']>,
   optionsProviders: Provider[],
 ): DynamicModule {
-  const global = instance.isGlobal ?? false;
-  if (!isDefaultMemoryName(instance.name)) {
-    const name = instance.name!;
-    const named = namedInstanceProviders(name);
-    return {
-      module: MemoryModule,
-      global,
-      imports,
-      providers: [...optionsProviders, ...named.providers],
-      exports: named.exports,
-    };
-  }
   return {
     module: MemoryModule,
-    global,
+    global: instance.isGlobal ?? false,
     imports,
-    providers: [
-      ...optionsProviders,
-      memoryBackendProvider,
-      compactionConfigProvider,
-      compactionRunnerProvider,
-      compactionJobsProvider,
-      CompactionService,
-      MemoryService,
-      // Not exported: lets `MemoryHealthModule` find this backend by a token unique in the app.
-      { provide: memoryBackendLookupToken(), useExisting: MEMORY_BACKEND },
-    ],
-    exports: [
-      MemoryService,
-      CompactionService,
-      MEMORY_BACKEND,
-      MEMORY_COMPACTION_CONFIG,
-      MEMORY_MODULE_OPTIONS,
-    ],
+    providers: [...optionsProviders, ...memoryInstanceProviders(tokens)],
+    exports: memoryInstanceExports(tokens),
   };
 }
 

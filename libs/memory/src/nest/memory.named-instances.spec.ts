@@ -17,7 +17,7 @@ import { assistantMessage, userMessage } from '../core/message';
 import { jsonFileBackend } from '../jsonfile';
 import { simpleBackend } from '../simple';
 import { CompactionService } from './compaction.service';
-import { MEMORY_BACKEND } from './memory.constants';
+import { MEMORY_BACKEND } from './memory.tokens';
 import { InjectCompaction, InjectMemory, InjectMemoryBackend } from './memory.decorators';
 import { MemoryModule } from './memory.module';
 import { MemoryService } from './memory.service';

@@ -2,11 +2,9 @@ import { Logger, type InjectionToken, type Provider } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { CompactionRunner } from '../compaction/compaction-job.interface';
 import { InlineCompactionRunner } from '../compaction/inline-compaction.runner';
-import type { SharedCompactionJobs } from '../compaction/shared-compaction-jobs';
-import { createSharedCompactionJobs } from './compaction-jobs.provider';
+import { SharedCompactionJobs } from '../compaction/shared-compaction-jobs';
+import { withRecall } from '../rag/recall.backend';
 import { CompactionService } from './compaction.service';
-import { COMPACTION_RUNNER, MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG } from './memory.constants';
-import { MEMORY_MODULE_OPTIONS } from './memory.module-definition';
 import type { MemoryModuleOptions } from './memory-module-options.interface';
 import {
   assertMemoryBackend,
@@ -15,13 +13,8 @@ import {
   type ResolvedCompactionConfig,
 } from './memory-options.validation';
 import { MemoryService } from './memory.service';
-import {
-  getCompactionServiceToken,
-  getMemoryBackendToken,
-  getMemoryOptionsToken,
-  getMemoryToken,
-} from './memory.tokens';
-import { withRecall } from '../rag/recall.backend';
+import { MemoryTeardown } from './memory.teardown';
+import type { MemoryInstanceTokens } from './memory.tokens';
 
 /**
  * Marks a backend promise as handled at once, so that a rejection that comes before start-up
@@ -63,77 +56,90 @@ async function createCompactionRunner(
   config: ResolvedCompactionConfig,
 ): Promise<CompactionRunner> {
   if (config.mode === 'nats' && config.nats) {
-    const { NatsCompactionRunner } = await import('../compaction/nats-compaction.runner');
+    const { NatsCompactionRunner } = await import('./nats-compaction.runner');
     return new NatsCompactionRunner(config.nats, new Logger('CompactionService'));
   }
   return new InlineCompactionRunner(backend, config);
 }
 
-/** The one provider of the backend: the options' factory result, promise result or instance. */
-export const memoryBackendProvider: Provider = {
-  provide: MEMORY_BACKEND,
-  inject: [MEMORY_MODULE_OPTIONS],
-  useFactory: resolveMemoryBackend,
-};
-
-/** The compaction settings with defaults filled in. */
-export const compactionConfigProvider: Provider = {
-  provide: MEMORY_COMPACTION_CONFIG,
-  inject: [MEMORY_MODULE_OPTIONS],
-  useFactory: (options: MemoryModuleOptions): ResolvedCompactionConfig =>
-    resolveCompactionConfig(options.compaction),
-};
-
-/** Where the default instance's checks run. */
-export const compactionRunnerProvider: Provider = {
-  provide: COMPACTION_RUNNER,
-  inject: [MEMORY_BACKEND, MEMORY_COMPACTION_CONFIG],
-  useFactory: createCompactionRunner,
-};
+/** Builds the shared job record of one module instance from its options (the store awaited). */
+export async function createSharedCompactionJobs(
+  options: MemoryModuleOptions,
+): Promise<SharedCompactionJobs> {
+  const jobs = options.compaction?.jobs ?? {};
+  const store = await jobs.store;
+  if (
+    store !== undefined &&
+    (typeof store?.put !== 'function' || typeof store.get !== 'function')
+  ) {
+    throw new TypeError('compaction.jobs.store must be a CompactionJobStore (put and get)');
+  }
+  return new SharedCompactionJobs({ ...jobs, store, logger: new Logger('CompactionJobs') });
+}
 
 /**
- * The providers of the named instance `name` (besides its options, under
- * `getMemoryOptionsToken(name)`). Every token carries the name, so a lookup of `MemoryService`
- * or `MEMORY_BACKEND` anywhere in the app (`app.get(MemoryService)`) still finds the default
- * instance, never a named one; the services are built here rather than by class injection.
+ * The providers of one memory instance, default or named, besides its options (which
+ * `forRoot`/`forRootAsync` provide under `tokens.options`). The services are built here from
+ * the instance's tokens rather than by class injection, so one recipe serves every instance.
  */
-export function namedInstanceProviders(name: string): {
-  providers: Provider[];
-  exports: InjectionToken[];
-} {
-  const options = getMemoryOptionsToken(name);
-  const backend = getMemoryBackendToken(name);
-  const config = `agent-memory:${name}:CompactionConfig`;
-  const runner = `agent-memory:${name}:CompactionRunner`;
-  const jobs = `agent-memory:${name}:CompactionJobs`;
-  const compaction = getCompactionServiceToken(name);
-  const memory = getMemoryToken(name);
-  return {
-    providers: [
-      { provide: backend, inject: [options], useFactory: resolveMemoryBackend },
-      {
-        provide: config,
-        inject: [options],
-        useFactory: (given: MemoryModuleOptions) => resolveCompactionConfig(given.compaction),
-      },
-      { provide: runner, inject: [backend, config], useFactory: createCompactionRunner },
-      { provide: jobs, inject: [options], useFactory: createSharedCompactionJobs },
-      {
-        provide: compaction,
-        inject: [runner, config, jobs],
-        useFactory: (
-          run: CompactionRunner,
-          settings: ResolvedCompactionConfig,
-          shared: SharedCompactionJobs,
-        ) => new CompactionService(run, settings, shared),
-      },
-      {
-        provide: memory,
-        inject: [backend, compaction],
-        useFactory: (store: MemoryBackend, compactor: CompactionService) =>
-          new MemoryService(store, compactor),
-      },
-    ],
-    exports: [memory, backend, compaction, options, config],
-  };
+export function memoryInstanceProviders(tokens: MemoryInstanceTokens): Provider[] {
+  const providers: Provider[] = [
+    { provide: tokens.backend, inject: [tokens.options], useFactory: resolveMemoryBackend },
+    {
+      provide: tokens.compactionConfig,
+      inject: [tokens.options],
+      useFactory: (options: MemoryModuleOptions): ResolvedCompactionConfig =>
+        resolveCompactionConfig(options.compaction),
+    },
+    {
+      provide: tokens.compactionRunner,
+      inject: [tokens.backend, tokens.compactionConfig],
+      useFactory: createCompactionRunner,
+    },
+    {
+      provide: tokens.compactionJobs,
+      inject: [tokens.options],
+      useFactory: createSharedCompactionJobs,
+    },
+    {
+      provide: tokens.compaction,
+      inject: [tokens.compactionRunner, tokens.compactionConfig, tokens.compactionJobs],
+      useFactory: (
+        runner: CompactionRunner,
+        config: ResolvedCompactionConfig,
+        jobs: SharedCompactionJobs,
+      ) => new CompactionService(runner, config, jobs),
+    },
+    {
+      provide: tokens.memory,
+      inject: [tokens.backend, tokens.compaction],
+      useFactory: (backend: MemoryBackend, compaction: CompactionService) =>
+        new MemoryService(backend, compaction),
+    },
+    {
+      provide: tokens.teardown,
+      inject: [tokens.compaction, tokens.compactionRunner, tokens.backend],
+      useFactory: (
+        compaction: CompactionService,
+        runner: CompactionRunner,
+        backend: MemoryBackend,
+      ) => new MemoryTeardown(tokens.name, compaction, runner, backend, new Logger('MemoryModule')),
+    },
+  ];
+  if (tokens.backendLookup !== tokens.backend) {
+    // Not exported: lets `MemoryHealthModule` find this backend by a token unique in the app.
+    providers.push({ provide: tokens.backendLookup, useExisting: tokens.backend });
+  }
+  return providers;
+}
+
+/** What every memory instance exports: its services, backend, compaction settings and options. */
+export function memoryInstanceExports(tokens: MemoryInstanceTokens): InjectionToken[] {
+  return [
+    tokens.memory,
+    tokens.compaction,
+    tokens.backend,
+    tokens.compactionConfig,
+    tokens.options,
+  ];
 }

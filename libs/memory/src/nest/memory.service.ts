@@ -1,28 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { MemoryBackend } from '../core/backend.interface';
 import { SessionSaveFailedError } from '../core/errors';
 import { assertIdempotencyKey } from '../core/idempotency';
 import { textContent, type Message } from '../core/message';
 import { validateMessage } from '../core/message.codec';
 import type { SaveResult, SessionStore } from '../core/memory.interface';
-import { CompactionService } from './compaction.service';
-import { MEMORY_BACKEND } from './memory.constants';
+import type { CompactionService } from './compaction.service';
 import { answeredToolExchanges } from './turn-messages';
 import type { RunTurnOptions, TurnFunction, TurnResult } from './turn.interface';
 
 /**
  * Sessions of the module's backend, and the turn helper that reads, runs, saves and schedules
- * compaction in one call. On shutdown it stops compaction, then closes the backend.
+ * compaction in one call. The module's teardown, not this service, closes the backend.
  */
-@Injectable()
-export class MemoryService implements BeforeApplicationShutdown {
+export class MemoryService {
   private readonly logger = new Logger(MemoryService.name);
-  private closing: Promise<void> | null = null;
 
   constructor(
     /** The module's backend (the `MEMORY_BACKEND` provider). */
-    @Inject(MEMORY_BACKEND) readonly backend: MemoryBackend,
+    readonly backend: MemoryBackend,
     private readonly compaction: CompactionService,
   ) {}
 
@@ -100,15 +97,6 @@ export class MemoryService implements BeforeApplicationShutdown {
     }
     const compaction = this.compaction.afterTurn(sessionId);
     return { answer: output.answer, saved, idempotencyKey, result, compaction };
-  }
-
-  /** Nest lifecycle: stops compaction (it may still write), then closes the backend. Idempotent. */
-  beforeApplicationShutdown(): Promise<void> {
-    this.closing ??= (async () => {
-      await this.compaction.shutdown();
-      await this.backend.close();
-    })();
-    return this.closing;
   }
 
   private async save(

@@ -3,5 +3,5 @@
  * metrics and wraps it in an OpenTelemetry span (`@opentelemetry/api` only; no SDK is loaded).
  */
 export * from './memory-observer.interface';
-export * from './store-observer.interface';
+export * from '../core/store-observer.interface';
 export * from './instrumented.backend';

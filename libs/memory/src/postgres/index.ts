@@ -8,7 +8,7 @@ export {
   PostgresQueryError,
   PostgresRequestError,
   isPostgresUnavailable,
-} from './postgres-request.error';
+} from '../pg-errors/postgres-request.error';
 export {
   DEFAULT_MEMORY_TABLE,
   memoryTableNames,

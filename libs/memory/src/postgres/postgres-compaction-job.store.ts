@@ -2,9 +2,9 @@ import type { DataSource } from 'typeorm';
 import type {
   CompactionJobStore,
   StoredCompactionJob,
-} from '../compaction/compaction-job-store.interface';
+} from '../core/compaction-job-store.interface';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
-import { pgRequest } from './postgres-request.error';
+import { pgRequest } from '../pg-errors/postgres-request.error';
 
 /** How often, at most, a write also deletes the expired jobs (ms). */
 const EXPIRED_SWEEP_INTERVAL_MS = 60_000;

@@ -6,19 +6,19 @@ import type {
   SessionPage,
   ListSessionsQuery,
 } from '../core/backend.interface';
-import { LegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import { LegacySummarization } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { decodeListToken, encodeListToken, listLimit } from '../core/session-list';
 import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from './memory-schema';
 import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
-import { pgRequest } from './postgres-request.error';
+import { pgRequest } from '../pg-errors/postgres-request.error';
 import {
   assertOneOfOptions,
   assertOptionsObject,
   assertStringOption,
   assertWholeNumberOption,
 } from '../core/factory-options';
-import { PostgresMemory } from './postgres.store';
+import { PostgresMemory, type PostgresMemoryOptions } from './postgres.store';
 import {
   DEFAULT_PG_CONNECT_TIMEOUT_MS,
   DEFAULT_PG_POOL_SIZE,
@@ -27,26 +27,16 @@ import {
 
 export { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../core/defaults';
 
-interface PostgresBackendCommonOptions {
-  /** The messages table, `name` or `schema.name`; default `conversation_memory`. */
-  table?: string;
-  /** Run the pending memory migrations when the backend is created. Default true. */
-  ensureSchema?: boolean;
-  /** Delete the messages a snapshot covers. Default false. */
-  pruneCompacted?: boolean;
-  /**
-   * Named prepared statements on the hot path (default true); false behind a pooler that does
-   * not keep them between transactions (PgBouncer transaction mode before 1.21).
-   */
-  preparedStatements?: boolean;
-  /**
-   * Saves release the session's lock before their WAL flush and wait for it after (default
-   * true); see `PostgresMemoryOptions.earlyLockRelease`.
-   */
-  earlyLockRelease?: boolean;
-  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
-  summarization?: SummarizationOptions;
-}
+/** What every store of the backend is opened with (documented on {@link PostgresMemoryOptions}). */
+type PostgresBackendCommonOptions = Pick<
+  PostgresMemoryOptions,
+  | 'table'
+  | 'ensureSchema'
+  | 'pruneCompacted'
+  | 'preparedStatements'
+  | 'earlyLockRelease'
+  | 'summarization'
+>;
 
 /** Options of `postgresBackend`: a `url` (the backend opens and closes its pool) or a `dataSource` of yours. */
 export type PostgresBackendOptions = PostgresBackendCommonOptions &

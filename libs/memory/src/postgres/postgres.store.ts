@@ -37,7 +37,7 @@ import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf } from './save-groups';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
-import { pgRequest } from './postgres-request.error';
+import { pgRequest } from '../pg-errors/postgres-request.error';
 import { decodeContextRows, messageEntry, type ContextRow } from './postgres-rows';
 import { NOW_MS } from './sql-now';
 
@@ -390,7 +390,6 @@ function statements(names: MemoryTableNames) {
       SELECT m.seq, m.message, NULL, NULL, m.created_at FROM ${messages} m
       WHERE m.session_id = $1 AND m.seq > COALESCE((SELECT upto_seq FROM snap), 0)
       ORDER BY seq NULLS FIRST`,
-    allRows: `SELECT seq, message FROM ${messages} WHERE session_id = $1 ORDER BY seq`,
     // LIMIT NULL is no limit.
     entriesPage: `SELECT seq, message, created_at FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     lockSession: `SELECT ${lock}`,

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Cursor } from '../core/memory.interface';
-import { pgRequest } from '../postgres/postgres-request.error';
+import { pgRequest } from '../pg-errors/postgres-request.error';
 import { DimensionMismatchError, VectorExtensionMissingError } from './rag.errors';
 import {
   assertPgDimensions,

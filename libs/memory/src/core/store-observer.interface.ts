@@ -1,4 +1,4 @@
-import type { BackendKind } from '../core/backend.interface';
+import type { BackendKind } from './backend.interface';
 
 /** What a session holds after a write, against the most it may hold. */
 export interface SessionSizeEvent {

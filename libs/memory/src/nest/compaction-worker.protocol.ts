@@ -1,7 +1,6 @@
 import type { Observable } from 'rxjs';
-import { BackendUnavailableError, MemoryError } from '../core/errors';
-import type { CompactionJobError } from './compaction-job.interface';
-import type { CompactionResult } from './summary-compactor';
+import type { CompactionJobError, CompactionResult } from '../core/compaction-job';
+import { MemoryError } from '../core/errors';
 
 /**
  * What the NATS compaction runner needs of a client: a Nest microservices `ClientProxy` (from
@@ -24,17 +23,6 @@ export type CompactionWorkerReply =
   | { status: 'done'; result: CompactionResult }
   | { status: 'failed'; error: CompactionJobError }
   | { status: 'abandoned'; reason: string };
-
-/** An error as the admin API and the NATS reply carry it. */
-export function describeCompactionError(error: unknown): CompactionJobError {
-  // A job's error is shown to API clients: an outage is described without the driver's text.
-  if (error instanceof BackendUnavailableError)
-    return { name: error.name, code: error.code, message: error.summary };
-  if (error instanceof MemoryError)
-    return { name: error.name, code: error.code, message: error.message };
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
 
 /**
  * A check a compaction worker reported as failed; `code` is the worker-side `MemoryError` code, if

@@ -1,4 +1,3 @@
-import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { abortableDelay } from '../core/timeout';
@@ -7,14 +6,14 @@ import {
   type CompactionLogger,
   type CompactionRequest,
   type CompactionRunner,
-} from './compaction-job.interface';
+} from '../compaction/compaction-job.interface';
 import {
   CompactionUnansweredError,
   CompactionWorkerError,
   type CompactionClientProxy,
   type CompactionWorkerReply,
 } from './compaction-worker.protocol';
-import type { CompactionResult } from './summary-compactor';
+import type { CompactionResult } from '../core/compaction-job';
 
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 2_000;
@@ -42,10 +41,10 @@ export interface NatsCompactionRunnerSettings {
  * snapshots are compare-and-swap.
  *
  * This file loads `@nestjs/microservices`: the module requires it only for `mode: 'nats'`, so the
- * core entry point never does. It closes its own client after compaction has drained
- * (`beforeApplicationShutdown`, which runs after `CompactionService.onModuleDestroy`).
+ * core entry point never does. The module's teardown calls {@link close} after compaction has
+ * drained.
  */
-export class NatsCompactionRunner implements CompactionRunner, BeforeApplicationShutdown {
+export class NatsCompactionRunner implements CompactionRunner {
   private readonly client: CompactionClientProxy;
   private readonly ownsClient: boolean;
 
@@ -92,11 +91,6 @@ export class NatsCompactionRunner implements CompactionRunner, BeforeApplication
   /** Closes the NATS client the runner opened itself (never one passed in as `nats.client`). */
   async close(): Promise<void> {
     if (this.ownsClient) await this.client.close();
-  }
-
-  /** Nest lifecycle: {@link close}, once compaction has drained. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.close();
   }
 
   private request(request: CompactionRequest, signal: AbortSignal): Promise<CompactionWorkerReply> {

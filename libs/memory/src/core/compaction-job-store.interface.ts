@@ -1,4 +1,4 @@
-import type { CompactionJob } from './compaction-job.interface';
+import type { CompactionJob } from './compaction-job';
 
 /**
  * A compaction job as the shared job store keeps it: the job, which process answers for it, and

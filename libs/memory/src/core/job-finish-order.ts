@@ -1,4 +1,4 @@
-import type { CompactionJob } from './compaction-job.interface';
+import type { CompactionJob } from './compaction-job';
 
 /** When the job finished (epoch ms), or -Infinity when it has no readable `finishedAt`. */
 function finishedMs(job: CompactionJob): number {
