@@ -28,8 +28,9 @@ const NO_OWN_PACKAGE = {
 /**
  * What each folder of libs/memory/src may import besides itself. core is the contract; tokens and
  * pg-errors are driver-free helpers; compaction is plain code; the backends and satellites (simple,
- * jsonfile, postgres, nats, rag, observability) reach only those, never each other; the Nest
- * shell (nest, health) sits on top.
+ * jsonfile, postgres, nats, rag, observability) and the SDK adapters (openai, ai-sdk, langchain)
+ * reach only those, never each other; the Nest shell (nest, health) and the command line (cli) sit
+ * on top.
  */
 const LAYERS = {
   core: [],
@@ -42,6 +43,10 @@ const LAYERS = {
   nats: ['core'],
   rag: ['core', 'pg-errors'],
   observability: ['core'],
+  openai: ['core'],
+  'ai-sdk': ['core'],
+  langchain: ['core'],
+  cli: ['core', 'postgres'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
 };
