@@ -36,7 +36,7 @@ const LAYERS = {
   core: [],
   tokens: ['core'],
   'pg-errors': ['core'],
-  compaction: ['core', 'tokens'],
+  compaction: ['core', 'tokens', 'openai'],
   simple: ['core'],
   jsonfile: ['core'],
   postgres: ['core', 'pg-errors'],
