@@ -296,7 +296,11 @@ describe('docker/', () => {
         (m) => m.kind === 'Secret',
       )!.stringData!;
       /** Variables of backends and modes other than the manifests' (postgres, NATS compaction). */
-      const otherBackends = new Set(['MEMORY_DIR', 'MEMORY_SIMPLE_CAPACITY']);
+      const otherBackends = new Set([
+        'MEMORY_DIR',
+        'MEMORY_JSONFILE_MIN_FREE_MB',
+        'MEMORY_SIMPLE_CAPACITY',
+      ]);
       /** Variables with a default the manifests keep (subject and queue names of the worker's). */
       const defaulted = new Set(['COMPACTION_NATS_SUBJECT', 'COMPACTION_NATS_QUEUE']);
       /** Semantic recall stays off: its variables are refused without MEMORY_RECALL_EMBEDDER. */

@@ -3,8 +3,12 @@ import type { StatsFs } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Gauge } from 'prom-client';
-import { CompactionService } from '@agent-memory/memory';
-import { MemoryHealthIndicator } from '@agent-memory/memory/health';
+import {
+  checkMemoryReadiness,
+  CompactionService,
+  InjectMemoryBackend,
+  type MemoryBackend,
+} from '@agent-memory/memory';
 import { API_CONFIG } from '../config/api-config.module';
 import type { ApiConfig } from '../config/api-config';
 import { MemoryMetrics } from './memory-metrics';
@@ -14,8 +18,8 @@ export const SCRAPE_BACKEND_CHECK_TIMEOUT_MS = 2000;
 
 /**
  * Gauges measured when Prometheus scrapes, for the alert rules in `docker/prometheus/`:
- * - `agent_memory_backend_up{backend}`: 1 when the backend answered its check within
- *   {@link SCRAPE_BACKEND_CHECK_TIMEOUT_MS}, else 0;
+ * - `agent_memory_backend_up{backend}`: 1 when the backend passed the readiness check
+ *   (`checkMemoryReadiness`) within {@link SCRAPE_BACKEND_CHECK_TIMEOUT_MS}, else 0;
  * - `agent_memory_compaction_jobs{state}` (queued, running) and
  *   `agent_memory_compaction_oldest_job_age_seconds`: this process's unfinished compaction jobs
  *   and how long the oldest of them has existed (0 when none);
@@ -29,23 +33,24 @@ export class ScrapeTimeMetrics implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly metrics: MemoryMetrics,
-    private readonly health: MemoryHealthIndicator,
+    @InjectMemoryBackend() private readonly backend: MemoryBackend,
     private readonly compaction: CompactionService,
     @Inject(API_CONFIG) private readonly config: ApiConfig,
   ) {}
 
   onModuleInit(): void {
-    const { health, compaction, config } = this;
+    const { compaction, config } = this;
+    const memory = this.backend;
     const backend = config.backend;
     this.gauge({
       name: 'agent_memory_backend_up',
-      help: `1 when the memory backend answered its check within ${SCRAPE_BACKEND_CHECK_TIMEOUT_MS} ms at scrape time, else 0`,
+      help: `1 when the memory backend was ready (reachable, migrated, writable) within ${SCRAPE_BACKEND_CHECK_TIMEOUT_MS} ms at scrape time, else 0`,
       labelNames: ['backend'],
       async collect() {
-        const result = await health.isHealthy('memory', {
+        const readiness = await checkMemoryReadiness(memory, {
           timeoutMs: SCRAPE_BACKEND_CHECK_TIMEOUT_MS,
         });
-        this.set({ backend }, result.memory.status === 'up' ? 1 : 0);
+        this.set({ backend }, readiness.ready ? 1 : 0);
       },
     });
     this.gauge({
