@@ -22,7 +22,13 @@ describeMounted('the admin API on a full disk (JSON files)', () => {
   let taken: string;
   beforeAll(async () => {
     taken = takeSpace(fs.dir, 384 << 10);
-    api = await startTestServer({ MEMORY_BACKEND: 'jsonfile', MEMORY_DIR: join(fs.dir, 'data') });
+    // No storage floor here: this server is about the write path on a disk that fills up; the
+    // floor's readiness answer is tested below.
+    api = await startTestServer({
+      MEMORY_BACKEND: 'jsonfile',
+      MEMORY_DIR: join(fs.dir, 'data'),
+      MEMORY_JSONFILE_MIN_FREE_MB: '0',
+    });
   });
   afterAll(async () => {
     await api?.dispose();
