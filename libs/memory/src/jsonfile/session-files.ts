@@ -19,7 +19,7 @@ import {
   parseSessionText,
   readBatches,
   refreshLog,
-  rememberKey,
+  applyLogBatch,
   type FileIdentity,
   type SessionState,
 } from './session-state';
@@ -321,19 +321,7 @@ export class SessionFiles {
     }
     const log = state.log!;
     if (this.cache.get(path) !== state || log.end !== end) return;
-    for (const batch of appended) {
-      log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
-      for (const message of batch.messages) state.messages.push(message);
-      state.saved = batch.at + batch.messages.length - 1;
-      if (batch.key !== undefined) {
-        rememberKey(state.keys, {
-          key: batch.key,
-          first: batch.at,
-          last: state.saved,
-          digest: batch.digest,
-        });
-      }
-    }
+    for (const batch of appended) applyLogBatch(state, log, batch);
     log.end = end + length;
     log.size = log.end;
     state.file = {

@@ -187,19 +187,7 @@ export async function refreshLog(
         log.end,
         current.size,
         state.saved + 1,
-        (batch) => {
-          log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
-          for (const message of batch.messages) state.messages.push(message);
-          state.saved = batch.at + batch.messages.length - 1;
-          if (batch.key !== undefined) {
-            rememberKey(state.keys, {
-              key: batch.key,
-              first: batch.at,
-              last: state.saved,
-              digest: batch.digest,
-            });
-          }
-        },
+        (batch) => applyLogBatch(state, log, batch),
       );
       log.end = read;
     }
@@ -215,6 +203,21 @@ export async function refreshLog(
 }
 
 /** Records a key as the newest, forgetting the oldest beyond {@link KEY_WINDOW}. */
+/** Adds one log line's batch to a loaded session: its line, its messages, its cursor and its key. */
+export function applyLogBatch(state: SessionState, log: LoadedLog, batch: LogBatch): void {
+  log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
+  for (const message of batch.messages) state.messages.push(message);
+  state.saved = batch.at + batch.messages.length - 1;
+  if (batch.key !== undefined) {
+    rememberKey(state.keys, {
+      key: batch.key,
+      first: batch.at,
+      last: state.saved,
+      digest: batch.digest,
+    });
+  }
+}
+
 export function rememberKey(keys: Map<string, IdempotencyRecord>, record: IdempotencyRecord): void {
   keys.delete(record.key);
   keys.set(record.key, record);
