@@ -20,6 +20,8 @@ export interface RetentionSchedulerOptions {
 export class RetentionScheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** Aborts the sweep running when `stop` is called, so shutdown does not wait for a whole sweep. */
+  private abort = new AbortController();
   private next: number | null = null;
   private stopped = true;
   private readonly now: () => number;
@@ -46,12 +48,14 @@ export class RetentionScheduler {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.abort = new AbortController();
     this.schedule();
   }
 
-  /** Cancels the next sweep and waits for the one running, if any, to end. */
+  /** Cancels the next sweep, stops the one running (between two sessions) and waits for it. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.abort.abort();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.next = null;
@@ -74,9 +78,10 @@ export class RetentionScheduler {
 
   private async run(): Promise<void> {
     try {
-      const result = await this.sweeper.sweep();
+      const result = await this.sweeper.sweep({ signal: this.abort.signal });
       if (result.ran) this.options.onSwept?.(result);
     } catch (error) {
+      if (this.abort.signal.aborted) return;
       (this.options.onError ?? ((e) => console.warn('retention sweep failed:', e)))(error);
     }
   }
