@@ -78,6 +78,25 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       expect(await b.inspect(old)).toBeNull();
     });
 
+    it('measures age from the first save, never expiring a session early', async () => {
+      const b = await backend();
+      const id = newId();
+      const s = await b.open(id);
+      await s.save([userMessage('first')]);
+      await pause(1100);
+      await s.save([userMessage('second')]);
+      const [first] = await s.entries({ limit: 1 });
+
+      const result = await new RetentionSweeper(b, {
+        policy: { maxAge: '1s', action: 'delete' },
+      }).sweep();
+
+      // Written just now, but first saved over a second ago: old by its first message's time.
+      // A store that does not record when a message was saved falls back to the last write,
+      // which is recent: the session stays.
+      expect(result.expired).toEqual(first.savedAt === undefined ? [] : [id]);
+    });
+
     it('a dry run reports what would expire and changes nothing', async () => {
       const b = await backend();
       const first = await sessionWith(b);
