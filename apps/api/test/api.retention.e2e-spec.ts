@@ -11,6 +11,7 @@ import {
   startTestServer,
   useTestServer,
   userText,
+  type TestServer,
 } from './support/api-test-server';
 
 const IDLE_MS = 1000;
@@ -85,6 +86,47 @@ describe.each(['postgres', 'jsonfile'] as const)('retention on a %s server', (ki
     expect(
       (await api.request('/api/retention/sweep', { method: 'POST', token: null })).status,
     ).toBe(401);
+  });
+});
+
+describe('two replicas on one PostgreSQL database sweeping at once', () => {
+  const data = backendEnv('postgres');
+  const env = {
+    ...data.env,
+    MEMORY_RETENTION_MAX_IDLE: '1s',
+    MEMORY_RETENTION_SWEEP_INTERVAL: '1h',
+  };
+  let replicas: TestServer[] = [];
+  beforeAll(async () => {
+    replicas = [await startTestServer(env), await startTestServer(env)];
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.dispose()));
+    await data.cleanup();
+  });
+
+  it('expire each session once: one sweeps, the other finds it busy or nothing left', async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => `shared-${i}`);
+    for (const id of ids) {
+      expect((await replicas[0].append(id, [userText(id)])).status).toBe(201);
+    }
+    await pause(IDLE_MS + 200);
+
+    const answers = await Promise.all(
+      replicas.map((replica) =>
+        replica.request('/api/retention/sweep', { method: 'POST', json: {} }),
+      ),
+    );
+    const expired: string[] = [];
+    for (const answer of answers) {
+      const body = await answer.json();
+      if (answer.status === 409) expect(body.code).toBe('RETENTION_SWEEP_BUSY');
+      else expired.push(...body.expired);
+    }
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    // No session was expired twice, and none was missed.
+    expect([...expired].sort()).toEqual([...ids].sort());
+    expect((await replicas[1].request('/api/sessions/shared-0')).status).toBe(404);
   });
 });
 
