@@ -89,6 +89,60 @@ describe.each(['postgres', 'jsonfile'] as const)('retention on a %s server', (ki
   });
 });
 
+describe('keep-summary on a postgres server', () => {
+  const api = useTestServer('postgres', {
+    MEMORY_RETENTION_MAX_IDLE: '1s',
+    MEMORY_RETENTION_ACTION: 'keep-summary',
+    MEMORY_RETENTION_SWEEP_INTERVAL: '1h',
+    COMPACT_KEEP_RECENT: '2',
+  });
+
+  it('keeps the summary, the messages after it and the count of messages ever saved', async () => {
+    const turns = Array.from({ length: 4 }, (_, i) => [
+      userText(`question ${i} about the trip`),
+      assistantText(`answer ${i} about the trip`),
+    ]).flat();
+    expect((await api.append('summarised', turns)).status).toBe(201);
+    expect((await api.append('never-compacted', turns)).status).toBe(201);
+    const accepted = await api.request('/api/sessions/summarised/compact', {
+      method: 'POST',
+      json: { force: true },
+    });
+    const { jobId } = await accepted.json();
+    let state = 'queued';
+    for (let i = 0; i < 100 && state !== 'done' && state !== 'failed'; i++) {
+      await pause(50);
+      state = (await (await api.request(`/api/compactions/${jobId}`)).json()).state;
+    }
+    expect(state).toBe('done');
+    const compacted = await (await api.request('/api/sessions/summarised')).json();
+    expect(compacted).toMatchObject({ messages: 8, stored: 8, hasSnapshot: true });
+    await pause(IDLE_MS + 200);
+
+    const res = await api.request('/api/retention/sweep', { method: 'POST', json: {} });
+    expect(await res.json()).toEqual({
+      expired: ['summarised'],
+      action: 'keep-summary',
+      dryRun: false,
+    });
+    const after = await (await api.request('/api/sessions/summarised')).json();
+    expect(after).toMatchObject({
+      messages: 8,
+      stored: 8 - compacted.snapshotUpTo,
+      hasSnapshot: true,
+      snapshotUpTo: compacted.snapshotUpTo,
+    });
+    expect(after.snapshot.summary).toBe(compacted.snapshot.summary);
+    // Without a snapshot there is no summary to keep: left as it was.
+    expect(await (await api.request('/api/sessions/never-compacted')).json()).toMatchObject({
+      messages: 8,
+      stored: 8,
+    });
+    const metrics = await (await api.request('/metrics')).text();
+    expect(metrics).toMatch(/agent_memory_sessions_expired_total\{action="keep-summary"\} 1\b/);
+  });
+});
+
 describe('two replicas on one PostgreSQL database sweeping at once', () => {
   const data = backendEnv('postgres');
   const env = {
