@@ -2,7 +2,12 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListSessionsQuery, SessionInfo, SessionPage } from '../core/backend.interface';
 import { unlessCorrupt } from '../core/session-info';
-import { decodeListToken, encodeListToken, listLimit, matchesListQuery } from '../core/session-list';
+import {
+  decodeListToken,
+  encodeListToken,
+  listLimit,
+  matchesListQuery,
+} from '../core/session-list';
 import { isAlive, removeIfAbandoned } from './file-lock';
 import type { SessionIndex } from './session-index';
 

@@ -14,11 +14,7 @@ import { LegacySummarization } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { assertResource, decodeListToken, encodeListToken, listLimit } from '../core/session-list';
 import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from './memory-schema';
-import {
-  memoryTableNames,
-  sessionLockKeySql,
-  type MemoryTableNames,
-} from './memory-table-names';
+import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
 import {
   assertOneOfOptions,

@@ -1,8 +1,4 @@
-import {
-  RESOURCE_META_KEY,
-  type MemoryBackend,
-  type SessionInfo,
-} from '../core/backend.interface';
+import { RESOURCE_META_KEY, type MemoryBackend, type SessionInfo } from '../core/backend.interface';
 import { eraseListedSessions } from '../core/resource-erase';
 import { assertOptionsObject, assertWholeNumberOption } from '../core/factory-options';
 import { assertSessionId } from '../core/session-id';
@@ -59,7 +55,8 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
       return eraseListedSessions(
         async (page) => paginateSessions(existing(), page),
         resource,
-        async (id) => sessions.get(id)?.eraseIf((meta) => meta[RESOURCE_META_KEY] === resource) ?? null,
+        async (id) =>
+          sessions.get(id)?.eraseIf((meta) => meta[RESOURCE_META_KEY] === resource) ?? null,
       );
     },
     async inspect(sessionId) {
