@@ -26,6 +26,8 @@ import { ScrapeTimeMetrics } from './metrics/scrape-time-metrics';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
+import { ResourcesController } from './resources/resources.controller';
+import { ResourcesService } from './resources/resources.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -72,6 +74,7 @@ export class AppModule {
       SessionViewsService,
       CompactionJobsService,
       RecallService,
+      ResourcesService,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
     return {
@@ -92,6 +95,7 @@ export class AppModule {
         ServerInfoController,
         CompactionsController,
         RecallController,
+        ResourcesController,
         HealthController,
         MetricsController,
       ],
