@@ -187,6 +187,7 @@ export class CompactionScheduler {
    * @throws the job store's error when it cannot be written.
    */
   async forgetSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
     const gone = new Set(sessionIds);
     for (const id of this.finished) {
       const record = this.jobs.get(id);
