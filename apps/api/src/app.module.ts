@@ -28,6 +28,8 @@ import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
 import { RetentionController } from './retention/retention.controller';
 import { RetentionService } from './retention/retention.service';
+import { ResourcesController } from './resources/resources.controller';
+import { ResourcesService } from './resources/resources.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -75,6 +77,7 @@ export class AppModule {
       CompactionJobsService,
       RecallService,
       RetentionService,
+      ResourcesService,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
     return {
@@ -96,6 +99,7 @@ export class AppModule {
         CompactionsController,
         RecallController,
         RetentionController,
+        ResourcesController,
         HealthController,
         MetricsController,
       ],
