@@ -1,11 +1,12 @@
 import { DynamicModule, Module, type Provider } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AdminToken } from './auth/admin-token';
 import { AdminTokenGuard } from './auth/admin-token.guard';
+import { AdminTokens } from './auth/admin-tokens';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
+import { RouteRoleTable } from './auth/route-roles';
 import { CompactionsController } from './compactions/compactions.controller';
 import { CompactionJobsService } from './compactions/compaction-jobs.service';
 import { LastCompactions } from './compactions/last-compactions';
@@ -34,7 +35,8 @@ export const ADMIN_DIST_DIR = join(__dirname, '..', '..', 'admin', 'dist');
 
 export interface AppModuleOptions {
   config: ApiConfig;
-  token: AdminToken;
+  /** Every bearer token `/api` accepts, with its name and role. */
+  tokens: AdminTokens;
   /** The dashboard's built files; default {@link ADMIN_DIST_DIR}. */
   adminDistDir?: string;
   /** The server's metrics (one registry per server). */
@@ -51,7 +53,8 @@ export class AppModule {
       : [];
     const lastCompactions = new LastCompactions();
     const providers: Provider[] = [
-      { provide: AdminToken, useValue: options.token },
+      { provide: AdminTokens, useValue: options.tokens },
+      RouteRoleTable,
       { provide: LastCompactions, useValue: lastCompactions },
       { provide: MemoryMetrics, useValue: options.metrics },
       MetricsPortServer,
@@ -79,6 +82,7 @@ export class AppModule {
       imports: [
         await apiConfigModule(options.config),
         TerminusModule,
+        DiscoveryModule,
         MemoryModule.forRootAsync({
           inject: [API_CONFIG],
           useFactory: (config: ApiConfig) =>
