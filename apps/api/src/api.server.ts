@@ -15,6 +15,8 @@ import { AdminToken } from './auth/admin-token';
 import { AdminTokens } from './auth/admin-tokens';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
 import { RouteRoleTable } from './auth/route-roles';
+import { isChangeMethod } from './auth/admin-role';
+import { AuditRecorder } from './audit/audit-recorder';
 import { dashboardScriptHashes } from './dashboard/inline-script-hashes';
 import { verifyJsonBodyShape } from './body/json-body-shape';
 import { bodyParseErrors } from './errors/body-parse.errors';
@@ -90,11 +92,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // The dashboard's inline early-load script is allowed by its hash.
   app.use(securityHeaders(dashboardScriptHashes(adminDistDir)));
   app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
+  const audit = app.get(AuditRecorder);
   app.use(
     adminAuthGate(tokens, app.get(FailedAuthLimiter), {
       protectedPrefixes: ['/api', '/metrics'],
       openPrefixes: [...OPEN_API_PATHS],
       routes: app.get(RouteRoleTable),
+      // Every change that reaches a route is audited, refused or not; reads are not.
+      onRouteReached: (req, res, decision) => {
+        if (isChangeMethod(req.method)) audit.watch(req, res, decision);
+      },
     }),
   );
   // Express's own JSON parser: Nest's `useBodyParser` keeps the `verify` hook for itself.

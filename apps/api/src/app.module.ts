@@ -3,6 +3,10 @@ import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { auditLogFor } from './audit/audit-log.factory';
+import { AuditController } from './audit/audit.controller';
+import { AUDIT_LOG } from './audit/audit.tokens';
+import { AuditRecorder } from './audit/audit-recorder';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { AdminTokens } from './auth/admin-tokens';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
@@ -12,7 +16,12 @@ import { CompactionJobsService } from './compactions/compaction-jobs.service';
 import { LastCompactions } from './compactions/last-compactions';
 import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
-import { MemoryModule, TokenCounter } from '@agent-memory/memory';
+import {
+  MEMORY_BACKEND,
+  MemoryModule,
+  TokenCounter,
+  type MemoryBackend,
+} from '@agent-memory/memory';
 import { DashboardStaticModule } from './dashboard/dashboard-static.module';
 import { ServerInfoController } from './dashboard/server-info.controller';
 import { SessionViewsController } from './dashboard/session-views.controller';
@@ -55,6 +64,12 @@ export class AppModule {
     const providers: Provider[] = [
       { provide: AdminTokens, useValue: options.tokens },
       RouteRoleTable,
+      {
+        provide: AUDIT_LOG,
+        inject: [MEMORY_BACKEND, API_CONFIG],
+        useFactory: (backend: MemoryBackend, config: ApiConfig) => auditLogFor(backend, config),
+      },
+      AuditRecorder,
       { provide: LastCompactions, useValue: lastCompactions },
       { provide: MemoryMetrics, useValue: options.metrics },
       MetricsPortServer,
@@ -98,6 +113,7 @@ export class AppModule {
         RecallController,
         HealthController,
         MetricsController,
+        AuditController,
       ],
       providers,
     };
