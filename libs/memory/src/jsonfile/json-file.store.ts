@@ -270,7 +270,7 @@ export class JsonFileMemory implements SessionStore {
   /**
    * Runs `change` on the session as stored now, holding the cross-process lock (the caller holds
    * this process's queue for the file). The folder is created only when the lock cannot be made
-   * for its lack. A file error is a `StorageFullError` or a `BackendUnavailableError` naming
+   * for its lack (at most once per call). A file error is a `StorageFullError` or a `BackendUnavailableError` naming
    * `operation`.
    */
   private async locked<T>(
@@ -291,7 +291,9 @@ export class JsonFileMemory implements SessionStore {
         result = await attempt();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        if (await exists(dirname(this.path))) throw error;
+        // The folder was missing when the lock was tried. Another session's first save may have
+        // made it since, so whether it exists now says nothing: make it (a no-op when there)
+        // and try once more; a second ENOENT is then about something else and is thrown.
         await mkdir(dirname(this.path), { recursive: true });
         result = await attempt();
       }
