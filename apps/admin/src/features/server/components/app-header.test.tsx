@@ -20,9 +20,12 @@ afterEach(async () => {
   setApiBase('');
 });
 
-async function headerWith(recall: ServerInfo['recall']): Promise<HTMLElement> {
+async function headerWith(
+  recall: ServerInfo['recall'],
+  token?: ServerInfo['token'],
+): Promise<HTMLElement> {
   server = await startFixtureServer({
-    'GET /api/info': () => ({ body: { backend: 'postgres', compaction, recall } }),
+    'GET /api/info': () => ({ body: { backend: 'postgres', compaction, recall, token } }),
     'GET /health/ready': () => ({ body: { status: 'ok' } }),
   });
   setApiBase(server.origin);
@@ -45,5 +48,11 @@ describe('the header', () => {
   it('says recall is off when the server runs without it', async () => {
     const recall = await headerWith(null);
     expect(recall.querySelector('dd')!.textContent).toBe('off');
+  });
+
+  it("shows the signed-in token's name and role", async () => {
+    await headerWith(null, { name: 'oncall', role: 'operator' });
+    const signedIn = screen.getByText('Signed in').parentElement!;
+    expect(signedIn.querySelector('dd')!.textContent).toBe('oncall · operator');
   });
 });

@@ -2,7 +2,10 @@ import { formatCount } from '../../../lib/number-format';
 import { useInfo } from '../api/get-info';
 import { useReadiness } from '../api/get-readiness';
 
-/** The top bar: product name (back to the list), backend, readiness, compaction and recall settings. */
+/**
+ * The top bar: product name (back to the list), backend, readiness, compaction and recall
+ * settings, and who is signed in (the token's name and role).
+ */
 export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut: () => void }) {
   const info = useInfo();
   const readiness = useReadiness();
@@ -62,6 +65,14 @@ export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut
               : '…'}
           </dd>
         </div>
+        {info.data?.token && (
+          <div>
+            <dt>Signed in</dt>
+            <dd title="the token's name and role">
+              {info.data.token.name} · {info.data.token.role}
+            </dd>
+          </div>
+        )}
       </dl>
       <button type="button" className="button button-ghost button-small" onClick={onSignOut}>
         Sign out
