@@ -29,7 +29,9 @@ async function headerWith(
     'GET /health/ready': () => ({ body: { status: 'ok' } }),
   });
   setApiBase(server.origin);
-  renderWithClient(<AppHeader onHome={() => undefined} onSignOut={() => undefined} />);
+  renderWithClient(
+    <AppHeader onHome={() => undefined} onAuditLog={() => undefined} onSignOut={() => undefined} />,
+  );
   await screen.findByText('postgres');
   return screen.getByText('Recall').parentElement!;
 }
@@ -54,5 +56,12 @@ describe('the header', () => {
     await headerWith(null, { name: 'oncall', role: 'operator' });
     const signedIn = screen.getByText('Signed in').parentElement!;
     expect(signedIn.querySelector('dd')!.textContent).toBe('oncall · operator');
+    // The audit log is for admins: an operator is not offered it.
+    expect(screen.queryByRole('button', { name: 'Audit log' })).toBeNull();
+  });
+
+  it('offers the audit log to an admin', async () => {
+    await headerWith(null, { name: 'admin', role: 'admin' });
+    expect(screen.getByRole('button', { name: 'Audit log' })).toBeTruthy();
   });
 });

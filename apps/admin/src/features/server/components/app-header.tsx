@@ -1,4 +1,5 @@
 import { formatCount } from '../../../lib/number-format';
+import { roleAllows, signedInRole } from '../../../lib/roles';
 import { useInfo } from '../api/get-info';
 import { useReadiness } from '../api/get-readiness';
 
@@ -6,7 +7,16 @@ import { useReadiness } from '../api/get-readiness';
  * The top bar: product name (back to the list), backend, readiness, compaction and recall
  * settings, and who is signed in (the token's name and role).
  */
-export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut: () => void }) {
+export function AppHeader({
+  onHome,
+  onAuditLog,
+  onSignOut,
+}: {
+  onHome: () => void;
+  /** Opens the audit log; offered to admins only (the server refuses it to other roles). */
+  onAuditLog?: () => void;
+  onSignOut: () => void;
+}) {
   const info = useInfo();
   const readiness = useReadiness();
   const ready = readiness.data?.ready;
@@ -74,6 +84,11 @@ export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut
           </div>
         )}
       </dl>
+      {onAuditLog && info.data && roleAllows(signedInRole(info.data), 'admin') && (
+        <button type="button" className="button button-ghost button-small" onClick={onAuditLog}>
+          Audit log
+        </button>
+      )}
       <button type="button" className="button button-ghost button-small" onClick={onSignOut}>
         Sign out
       </button>
