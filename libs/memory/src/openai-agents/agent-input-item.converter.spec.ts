@@ -123,13 +123,10 @@ const item: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant('unknown'), id, providerData }),
 );
 
-const storable = (value: unknown) =>
-  !/[\u0000\ud800-\udfff]/.test(JSON.stringify(value).replace(/\\u0000/g, '\u0000'));
-
 describe('Agents SDK items <-> messages', () => {
   it('items survive a store round trip byte-equal (property)', () => {
     fc.assert(
-      fc.property(fc.array(item, { maxLength: 8 }).filter(storable), (generated) => {
+      fc.property(fc.array(item, { maxLength: 8 }), (generated) => {
         const items = JSON.parse(JSON.stringify(generated)) as AgentInputItem[];
         const back = toAgentInputItems(throughStore(fromAgentInputItems(items)));
         expect(JSON.stringify(back)).toBe(JSON.stringify(items));
