@@ -200,4 +200,78 @@ describe('Agents SDK items <-> messages', () => {
     expect(messages[3]!.providerData).toBeUndefined();
     expect(JSON.stringify(toAgentInputItems(throughStore(messages)))).toBe(JSON.stringify(items));
   });
+
+  it('our messages survive a trip through items unchanged (property)', () => {
+    const part = fc.oneof(
+      text.map((t) => ({ type: 'text' as const, text: t })),
+      fc.record(
+        {
+          type: fc.constantFrom('reasoning' as const, 'redacted_reasoning' as const),
+          text,
+          signature: text,
+        },
+        { requiredKeys: ['type', 'text'] },
+      ),
+      fc.webUrl().map((imageUrl) => ({ type: 'image_url' as const, imageUrl })),
+    );
+    const toolCall = fc.record({
+      id,
+      type: fc.constant('function' as const),
+      function: fc.record({ name: fc.constantFrom('weather', 'search'), arguments: fc.json() }),
+    });
+    const message: fc.Arbitrary<Message> = fc.oneof(
+      fc.record({
+        role: fc.constant('user' as const),
+        parts: fc.array(
+          part.filter((p) => p.type !== 'reasoning' && p.type !== 'redacted_reasoning'),
+          { maxLength: 3 },
+        ),
+      }),
+      fc.record({
+        role: fc.constant('system' as const),
+        parts: fc.array(
+          text.map((t) => ({ type: 'text' as const, text: t })),
+          { minLength: 1, maxLength: 1 },
+        ),
+      }),
+      fc.record(
+        {
+          role: fc.constant('assistant' as const),
+          parts: fc.array(part, { maxLength: 4 }),
+          toolCalls: fc.array(toolCall, { minLength: 1, maxLength: 2 }),
+        },
+        { requiredKeys: ['role', 'parts'] },
+      ),
+      fc.record(
+        {
+          role: fc.constant('tool' as const),
+          toolCallId: id,
+          parts: fc.array(
+            part.filter((p) => p.type === 'text'),
+            { maxLength: 2 },
+          ),
+          toolError: fc.constant(true),
+          name: fc.constant('lookup'),
+        },
+        { requiredKeys: ['role', 'toolCallId', 'parts'] },
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 6 }), (messages) => {
+        const canonical = throughStore(messages);
+        const items = JSON.parse(JSON.stringify(toAgentInputItems(canonical))) as AgentInputItem[];
+        const back = throughStore(fromAgentInputItems(items));
+        // Two assistant messages in a row may come back as one: compare item by item then.
+        expect(JSON.stringify(toAgentInputItems(back))).toBe(JSON.stringify(items));
+        if (
+          !canonical.some(
+            (m, i) => m.role === 'assistant' && canonical[i + 1]?.role === 'assistant',
+          )
+        ) {
+          expect(back).toEqual(canonical);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
