@@ -10,7 +10,13 @@ import {
   type ConformanceHarness,
 } from '@agent-memory/conformance';
 import { MemorySession, type AgentInputItem } from '@openai/agents';
-import { ConcurrentUpdateError, IdempotencyKeyReusedError, type MemoryBackend } from '../core';
+import { ExtractiveSummarizer, SummaryCompactor } from '../compaction';
+import {
+  ConcurrentUpdateError,
+  IdempotencyKeyReusedError,
+  SUMMARY_PREFIX,
+  type MemoryBackend,
+} from '../core';
 import { AgentMemorySession } from '.';
 
 const user = (text: string): AgentInputItem => ({ type: 'message', role: 'user', content: text });
@@ -204,5 +210,31 @@ describe.each<[string, () => ConformanceHarness]>([
       }),
     ).rejects.toBeInstanceOf(ConcurrentUpdateError);
     expect(await (await open(id)).getItems()).toEqual([user('a'), answer('b'), user('meanwhile')]);
+  });
+
+  it('compaction summarises only items in effect; popping never removes the summary', async () => {
+    const id = newId();
+    const compactor = new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 1 });
+    const session = await AgentMemorySession.open(backend, id, {
+      compaction: { compactor, thresholdTokens: 1 },
+    });
+    await session.addItems([
+      user('We will ship the release on Friday.'),
+      answer('Noted: the release ships on Friday.'),
+      user('The password is hunter2.'),
+    ]);
+    expect(await session.popItem()).toEqual(user('The password is hunter2.'));
+    await session.addItems([user('Which day do we ship?'), answer('Friday.')]);
+    await session.runCompaction({ force: true });
+
+    const { snapshot } = await (await backend.open(id)).loadSnapshot();
+    expect(snapshot?.summary).toBeDefined();
+    expect(JSON.stringify(snapshot)).not.toContain('hunter2');
+    const items = await session.getItems();
+    expect(JSON.stringify(items[0])).toContain(SUMMARY_PREFIX.trim());
+    expect(items[items.length - 1]).toEqual(answer('Friday.'));
+
+    while ((await session.getItems()).length > 0 && (await session.popItem()) !== undefined);
+    expect(JSON.stringify(await session.getItems())).toContain(SUMMARY_PREFIX.trim());
   });
 });

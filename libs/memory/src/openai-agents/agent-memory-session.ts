@@ -220,7 +220,9 @@ export class AgentMemorySession
   private async confirmApplied(result: SaveResult, key: string, fingerprint: string) {
     if (result.first === null) return;
     const [first] = await this.store.entries({ after: result.first - 1, limit: 1 });
-    const marker = first && first.cursor === result.first ? readMarker(first.message) : undefined;
+    // Pruned by a compaction since: it was stored long ago, and nothing is left to compare.
+    if (!first || first.cursor !== result.first) return;
+    const marker = readMarker(first.message);
     if (!marker || marker.transaction !== fingerprint) {
       throw new IdempotencyKeyReusedError(this.sessionId, key);
     }
