@@ -48,6 +48,7 @@ const LAYERS = {
   'ai-sdk': ['core'],
   langchain: ['core'],
   'openai-agents': ['core'],
+  retention: ['core', 'compaction'],
   cli: ['core', 'postgres'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
