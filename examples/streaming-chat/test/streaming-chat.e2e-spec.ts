@@ -128,6 +128,11 @@ describe('streaming chat example', () => {
 
   it('refuses a bad body or chat id with 400', async () => {
     expect((await send('alice', { text: 'no message' })).status).toBe(400);
+    const badPart = await send('alice', {
+      message: { id: 'm9', role: 'user', parts: [{ type: 'text', text: 'a\u0000b' }] },
+    });
+    expect(badPart.status).toBe(400);
+    expect(await badPart.json()).toMatchObject({ code: 'INVALID_MESSAGE' });
     const badId = await send('bad%20id!', { message: userMessage('x', 'hi') });
     expect(badId.status).toBe(400);
     expect(await badId.json()).toMatchObject({ code: 'INVALID_SESSION_ID' });
