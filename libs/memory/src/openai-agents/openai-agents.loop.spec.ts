@@ -170,4 +170,65 @@ describe.each<[string, () => ConformanceHarness]>([
       'And tomorrow?',
     ]);
   });
+
+  it('an approval interruption resumes from the stored history as with the in-memory session', async () => {
+    const approvalAgent = async () => {
+      const provider = new OpenAIProvider({
+        apiKey: 'k',
+        baseURL: llm.baseUrl,
+        useResponses: false,
+      });
+      return new Agent({
+        name: 'Booker',
+        instructions: 'Be brief.',
+        model: await provider.getModel('fake-model'),
+        tools: [
+          tool({
+            name: 'book',
+            description: 'Books a table',
+            parameters: z.object({ city: z.string() }),
+            needsApproval: true,
+            execute: async ({ city }) => `booked in ${city}`,
+          }),
+        ],
+      });
+    };
+    const converseWithApproval = async (session: () => Promise<Session>) => {
+      const before = llm.requests.length;
+      llm.replyWith({
+        content: null,
+        toolCalls: [
+          {
+            id: 'call_b',
+            type: 'function',
+            function: { name: 'book', arguments: '{"city":"Oslo"}' },
+          },
+        ],
+      });
+      llm.reply('Booked.');
+      llm.reply('You are welcome.');
+      const first = await run(await approvalAgent(), 'Book a table in Oslo.', {
+        session: await session(),
+      });
+      expect(first.interruptions).toHaveLength(1);
+      first.state.approve(first.interruptions[0]!);
+      await run(await approvalAgent(), first.state, { session: await session() });
+      await run(await approvalAgent(), 'Thanks!', { session: await session() });
+      return llm.requests.slice(before).map((request) => request.body.messages);
+    };
+    const inMemory = new MemorySession();
+    const reference = await converseWithApproval(async () => inMemory);
+    const viaStore = await converseWithApproval(() =>
+      AgentMemorySession.open(backend, 'agents.approval'),
+    );
+    expect(viaStore).toEqual(reference);
+    expect(viaStore[viaStore.length - 1]!.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+  });
 });
