@@ -231,4 +231,31 @@ describe.each<[string, () => ConformanceHarness]>([
       'user',
     ]);
   });
+
+  it('an answer an output guardrail blocks is kept out of the history, as in memory', async () => {
+    const provider = new OpenAIProvider({ apiKey: 'k', baseURL: llm.baseUrl, useResponses: false });
+    const guarded = new Agent({
+      name: 'Guarded',
+      instructions: 'Be brief.',
+      model: await provider.getModel('fake-model'),
+      outputGuardrails: [
+        {
+          name: 'no secrets',
+          execute: async ({ agentOutput }) => ({
+            tripwireTriggered: String(agentOutput).includes('secret'),
+            outputInfo: {},
+          }),
+        },
+      ],
+    });
+    const inMemory = new MemorySession();
+    const ours = await AgentMemorySession.open(backend, 'agents.guarded');
+    for (const session of [inMemory, ours]) {
+      llm.reply('The secret is 42.');
+      await expect(run(guarded, 'Tell me the secret.', { session })).rejects.toThrow(/guardrail/i);
+    }
+    const items = await (await AgentMemorySession.open(backend, 'agents.guarded')).getItems();
+    expect(items).toEqual(await inMemory.getItems());
+    expect(JSON.stringify(items)).not.toContain('The secret is 42.');
+  });
 });
