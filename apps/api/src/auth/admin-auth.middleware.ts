@@ -36,6 +36,19 @@ function under(path: string, prefix: string): boolean {
 }
 
 /**
+ * Answers a refused request without reading its body. When it has one, the connection is closed
+ * after the answer (`Connection: close`): the unread bytes would otherwise sit before the
+ * client's next request on a kept-alive connection, which the client would then see hang up.
+ */
+function refuse(req: Request, res: Response, error: Parameters<typeof sendApiError>[1]): void {
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined ||
+    Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody) res.setHeader('Connection', 'close');
+  sendApiError(res, error);
+}
+
+/**
  * Express middleware run before any body is read and before routing: every request under a
  * protected prefix needs `Authorization: Bearer <token>` of a configured token (401 otherwise,
  * unknown routes included, so the token check is not a way to map the API), and gets
@@ -59,7 +72,7 @@ export function adminAuthGate(
     if (options.openPrefixes.some((prefix) => under(path, prefix))) return next();
     const client = clientAddress(req);
     const blockedS = limiter.blockedForSeconds(client);
-    if (blockedS > 0) return sendApiError(res, tooManyAuthFailures(res, blockedS));
+    if (blockedS > 0) return refuse(req, res, tooManyAuthFailures(res, blockedS));
     const verdict = bearerIdentity(tokens, req.headers.authorization);
     if ('identity' in verdict) {
       const { identity } = verdict;
@@ -68,14 +81,15 @@ export function adminAuthGate(
       const needed = route?.role ?? defaultRoleFor(req.method);
       const allowed = roleAllows(identity.role, needed);
       if (route) options.onRouteReached?.(req, res, { identity, route, allowed });
-      return allowed ? next() : sendApiError(res, forbiddenRole(identity, needed));
+      return allowed ? next() : refuse(req, res, forbiddenRole(identity, needed));
     }
-    if (req.headers.authorization === undefined) return sendApiError(res, verdict.failure);
+    if (req.headers.authorization === undefined) return refuse(req, res, verdict.failure);
     limiter
       .recordFailure(client)
       .then(
         (nowBlockedS) =>
-          sendApiError(
+          refuse(
+            req,
             res,
             nowBlockedS > 0 ? tooManyAuthFailures(res, nowBlockedS) : verdict.failure,
           ),
