@@ -16,3 +16,4 @@ export * from './saved-at.conformance';
 export * from './snapshots.conformance';
 export * from './vector-store.conformance';
 export * from './processes.conformance';
+export * from './retention.conformance';

@@ -226,6 +226,29 @@ export class JsonFileMemory implements SessionStore {
     });
   }
 
+  /** See `CoveredLogPruning`: rewrites the log without the covered messages, under the file lock. */
+  async pruneCovered(opts?: CallOptions): Promise<number> {
+    throwIfAborted(opts);
+    return this.write('prune', opts, async (state) => {
+      const upTo = state.snapshot?.upTo;
+      if (upTo === undefined || state.from > upTo || state.saved < state.from) return 0;
+      const whole = await this.files.whole(this.sessionId, this.path, state);
+      const dropped = Math.min(
+        whole.messages.length,
+        Math.max(0, upTo - (whole.saved - whole.messages.length)),
+      );
+      if (dropped === 0) return 0;
+      await this.files.writeGeneration(
+        this.sessionId,
+        this.path,
+        state,
+        { ...whole, messages: whole.messages.slice(dropped) },
+        this.now(),
+      );
+      return dropped;
+    });
+  }
+
   async setMeta(key: string, value: string): Promise<void> {
     // Checks the entry before any I/O (the same rules as every store).
     setDocumentMeta({ messages: [], saved: 0, snapshot: null, meta: {} }, key, value);
