@@ -38,12 +38,9 @@ import {
 import { withFileLock } from './file-lock';
 import { asFileStoreErrors, fileStoreError } from './write-all';
 import { noteSessionWritten } from './session-index';
-import {
-  keyRecords,
-  SessionFiles,
-  type SessionFilesOptions,
-  type WholeSession,
-} from './session-files';
+import { keyRecords } from './head-records';
+import type { WholeSession } from './log-generation';
+import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile, sessionIdOfPath } from './session-file';
 import type { KeyRecord } from './session-head';
 import type { SessionState } from './session-state';
