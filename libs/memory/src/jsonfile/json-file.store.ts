@@ -77,6 +77,10 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions {
  *   log from that offset, so it costs the tail. A torn last line (a crash during an append that
  *   was therefore never acknowledged) is ignored and cut off by the next writer.
  *
+ * Both forms keep when each batch was saved (`Entry.savedAt`): a `savedAt` mark on the first
+ * message of a batch in the plain array (readers of messages, Phero's included, skip it), `t` on
+ * each log line (docs/storage-formats.md).
+ *
  * Older files (a plain array, the earlier single object, Phero's files, `null` from Phero's
  * `Clear`) load; a session moves to the log form on the first write that needs it. Safe across
  * processes: every write takes the file's lock (`<file>.lock`), re-reads what changed and writes;
