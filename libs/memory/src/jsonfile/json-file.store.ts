@@ -244,7 +244,11 @@ export class JsonFileMemory implements SessionStore {
         this.sessionId,
         this.path,
         state,
-        { ...whole, messages: whole.messages.slice(dropped) },
+        {
+          ...whole,
+          messages: whole.messages.slice(dropped),
+          savedAt: whole.savedAt?.slice(dropped),
+        },
         this.now(),
       );
       return dropped;
