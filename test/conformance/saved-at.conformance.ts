@@ -3,7 +3,7 @@
  * messages, kept through snapshots, pruning, rewrites and reopening, and set by
  * `SaveOptions.savedAt` for imports (docs/storage-formats.md).
  */
-import { userMessage, type Entry, type SessionStore } from '@agent-memory/memory';
+import { canPruneCovered, userMessage, type Entry, type SessionStore } from '@agent-memory/memory';
 import { conversation } from './fixtures';
 import type { ConformanceContext } from './harness';
 
@@ -65,6 +65,19 @@ export function describeSavedAtConformance(ctx: ConformanceContext): void {
         const [last] = await s.entries({ after: before[3]!.cursor });
         expect(last!.savedAt! >= before[3]!.savedAt!).toBe(true);
       }
+    });
+
+    it('keeps the times of the messages a later prune of covered ones leaves (retention)', async () => {
+      const { b, id, s } = await session({ pruneCompacted: false });
+      await s.save(conversation(2), { savedAt: '2026-01-01T00:00:00.000Z' });
+      await s.save(conversation(2, 2), { savedAt: '2026-01-02T00:00:00.000Z' });
+      const before = await s.entries();
+      await s.saveSnapshot({ summary: 'the first three' }, before[2]!.cursor, null);
+      if (!canPruneCovered(s)) throw new Error('every built-in store prunes covered messages');
+      expect(await s.pruneCovered()).toBe(3);
+      const after = await (await replica(b)).open(id).then((r) => r.entries());
+      expect(after).toEqual(before.slice(3));
+      expect(after[0]!.savedAt).toBe('2026-01-02T00:00:00.000Z');
     });
 
     it('keeps the times when metadata is set and when the session grows large (a change of form)', async () => {

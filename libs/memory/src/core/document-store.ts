@@ -24,6 +24,7 @@ import { validateMessages } from './message.codec';
 import { batchSavedAt } from './saved-at';
 import { assertStorableSummary } from './snapshot';
 import {
+  dropOldest,
   firstCursor,
   documentContext,
   documentEntriesPage,
@@ -209,7 +210,7 @@ export abstract class DocumentStore implements SessionStore {
         upTo === undefined
           ? 0
           : Math.min(doc.messages.length, Math.max(0, upTo - firstCursor(doc) + 1));
-      return dropped === 0 ? null : { ...doc, messages: doc.messages.slice(dropped) };
+      return dropped === 0 ? null : dropOldest(doc, dropped);
     }, opts);
     return dropped;
   }

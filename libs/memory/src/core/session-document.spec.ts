@@ -3,10 +3,13 @@ import { batchDigest, IDEMPOTENCY_KEY_WINDOW } from './idempotency';
 import { userMessage, type Message } from './message';
 import {
   EMPTY_DOCUMENT,
+  appendToDocument,
   decodeDocument,
+  documentEntries,
   encodeDocument,
   isPlainLog,
   provesNotStored,
+  replaceDocumentRange,
   saveToDocument,
   setDocumentMeta,
   type SessionDocument,
@@ -155,3 +158,45 @@ describe('session documents and idempotency keys', () => {
 function findKey(doc: SessionDocument, key: string): boolean {
   return (doc.keys ?? []).some((record) => record.key === key);
 }
+
+describe('session documents and save times', () => {
+  const T1 = '2026-12-01T08:00:00.000Z';
+  const T2 = '2026-12-02T08:00:00.000Z';
+  const text = (i: number) => userMessage(`m${i}`);
+
+  it('keeps the times of the kept messages when a capacity evicts the oldest', () => {
+    let doc = appendToDocument(EMPTY_DOCUMENT, [text(1), text(2)], 3, T1);
+    doc = appendToDocument(doc, [text(3), text(4)], 3, T2);
+    expect(documentEntries(doc).map((e) => [e.cursor, e.savedAt])).toEqual([
+      [2, T1],
+      [3, T2],
+      [4, T2],
+    ]);
+  });
+
+  it('gives a summary that replaces the oldest messages the time of the last one it replaces', () => {
+    let doc = appendToDocument(EMPTY_DOCUMENT, [text(1)], Infinity, T1);
+    doc = appendToDocument(doc, [text(2), text(3)], Infinity, T2);
+    const replaced = replaceDocumentRange(doc, 1, 2, userMessage('summary'))!;
+    expect(documentEntries(replaced).map((e) => [e.cursor, e.savedAt])).toEqual([
+      [2, T2],
+      [3, T2],
+    ]);
+  });
+
+  it('marks the first message of each run in the stored array, null for a run of unknown times, and reads the marks back', () => {
+    // One of unknown time (an older file), a batch of two, one of unknown time, another batch.
+    const doc: SessionDocument = {
+      messages: [text(1), text(2), text(3), text(4), text(5)],
+      saved: 5,
+      snapshot: null,
+      meta: {},
+      savedAt: [undefined, T1, T1, undefined, T2],
+    };
+    const stored = encodeDocument(doc) as Record<string, unknown>[];
+    expect(stored.map((m) => m.savedAt)).toEqual([undefined, T1, undefined, null, T2]);
+    expect(decodeDocument('s', JSON.parse(JSON.stringify(stored)))).toEqual(doc);
+    // An array with no marks (Phero's, an earlier version's) has no times at all.
+    expect(decodeDocument('s', doc.messages)).not.toHaveProperty('savedAt');
+  });
+});

@@ -210,10 +210,14 @@ export function snapshotDocument(
 ): { doc: SessionDocument; stored: StoredSnapshot } {
   assertSnapshotSwap(session, doc.snapshot, prev, upTo, lastCursor(doc));
   const stored = storedSnapshot(snapshot, upTo, opts.now);
-  if (!opts.prune) return { doc: { ...doc, snapshot: stored }, stored };
-  const drop = Math.max(0, upTo - firstCursor(doc) + 1);
-  const pruned = { ...doc, messages: doc.messages.slice(drop), snapshot: stored };
-  return { doc: withTimes(pruned, doc.savedAt?.slice(drop)), stored };
+  const swapped = { ...doc, snapshot: stored };
+  if (!opts.prune) return { doc: swapped, stored };
+  return { doc: dropOldest(swapped, Math.max(0, upTo - firstCursor(doc) + 1)), stored };
+}
+
+/** Drops the `count` oldest kept messages (with their save times); the count ever saved stays. */
+export function dropOldest(doc: SessionDocument, count: number): SessionDocument {
+  return withTimes({ ...doc, messages: doc.messages.slice(count) }, doc.savedAt?.slice(count));
 }
 
 /**

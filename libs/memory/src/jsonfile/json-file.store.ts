@@ -39,12 +39,9 @@ import {
 import { withFileLock } from './file-lock';
 import { asFileStoreErrors, fileStoreError } from './write-all';
 import { noteSessionWritten } from './session-index';
-import {
-  keyRecords,
-  SessionFiles,
-  type SessionFilesOptions,
-  type WholeSession,
-} from './session-files';
+import { keyRecords } from './head-records';
+import type { WholeSession } from './log-generation';
+import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile, sessionIdOfPath } from './session-file';
 import type { KeyRecord } from './session-head';
 import type { SessionState } from './session-state';
@@ -80,6 +77,10 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions {
  *   log, so it costs the batch, not the history; a read after a snapshot reads the head and the
  *   log from that offset, so it costs the tail. A torn last line (a crash during an append that
  *   was therefore never acknowledged) is ignored and cut off by the next writer.
+ *
+ * Both forms keep when each batch was saved (`Entry.savedAt`): a `savedAt` mark on the first
+ * message of a batch in the plain array (readers of messages, Phero's included, skip it), `t` on
+ * each log line (docs/storage-formats.md).
  *
  * Older files (a plain array, the earlier single object, Phero's files, `null` from Phero's
  * `Clear`) load; a session moves to the log form on the first write that needs it. Safe across
@@ -243,7 +244,11 @@ export class JsonFileMemory implements SessionStore {
         this.sessionId,
         this.path,
         state,
-        { ...whole, messages: whole.messages.slice(dropped) },
+        {
+          ...whole,
+          messages: whole.messages.slice(dropped),
+          savedAt: whole.savedAt?.slice(dropped),
+        },
         this.now(),
       );
       return dropped;

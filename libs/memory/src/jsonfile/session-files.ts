@@ -1,27 +1,27 @@
-import { open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { open, readdir, rename, unlink, utimes } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CorruptSessionError, SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
-import { markSavedTimes, timedEntry, timesFor, type SavedTimes } from '../core/saved-times';
+import { markSavedTimes, timedEntry, type SavedTimes } from '../core/saved-times';
 import { tellObserver, type StoreObserver } from '../core/store-observer.interface';
 import { syncDirectory, writeFileAtomic } from './atomic-write';
-import { HEAD_FORMAT, isHead, type KeyRecord, type SessionHead } from './session-head';
+import type { SessionHead } from './session-head';
 import { encodeLogLine, type LogBatch } from './session-log';
 import { writeAll, writeAllOf } from './write-all';
+import { keyRecords, tailOf } from './head-records';
+import { headNames, planGeneration, type WholeSession } from './log-generation';
+import { readSessionFile } from './session-file-read';
+import { SessionWriteQueue } from './session-write-queue';
 import {
   assertSnapshotInRange,
-  KEY_WINDOW,
-  logNameOf,
   logPathOf,
   NO_SESSION,
   parseSessionText,
   readBatches,
   refreshLog,
   applyLogBatch,
-  type FileIdentity,
   type SessionState,
 } from './session-state';
 import {
@@ -29,9 +29,6 @@ import {
   DEFAULT_MAX_SESSION_BYTES,
   DEFAULT_PLAIN_MAX_BYTES,
 } from '../core/defaults';
-
-/** Messages per line when a whole log is rewritten (migration, prune). */
-const REWRITE_LINE_MESSAGES = 512;
 
 export interface SessionFilesOptions {
   /**
@@ -46,17 +43,6 @@ export interface SessionFilesOptions {
   cachedSessions?: number;
   /** Told about each written session's size against `maxSessionBytes`, for metrics. */
   observer?: StoreObserver;
-}
-
-/** What the whole kept log of a session is, for the rare writes that rewrite it. */
-export interface WholeSession {
-  messages: readonly Message[];
-  /** When each message's batch was saved, parallel to `messages`. Absent: none known. */
-  savedAt?: SavedTimes;
-  saved: number;
-  snapshot: StoredSnapshot | null;
-  meta: Readonly<Record<string, string>>;
-  keyRecords: KeyRecord[];
 }
 
 /**
@@ -74,8 +60,7 @@ export class SessionFiles {
   private readonly cache = new Map<string, SessionState>();
   private readonly loading = new Map<string, Promise<SessionState>>();
   private readonly nextLoad = new Map<string, Promise<SessionState>>();
-  private readonly writing = new Map<string, Promise<unknown>>();
-  private readonly waitingSaves = new Map<string, unknown[]>();
+  private readonly writes = new SessionWriteQueue();
 
   constructor(opts: SessionFilesOptions = {}) {
     this.plainMaxBytes = positive('plainMaxBytes', opts.plainMaxBytes, DEFAULT_PLAIN_MAX_BYTES);
@@ -90,32 +75,12 @@ export class SessionFiles {
 
   /** Runs `fn` after the writes already queued on `path` in this process. */
   serialize<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    const run = (this.writing.get(path) ?? Promise.resolve()).then(fn);
-    const settled = run.catch(() => undefined);
-    this.writing.set(path, settled);
-    void settled.then(() => {
-      if (this.writing.get(path) === settled) this.writing.delete(path);
-    });
-    return run;
+    return this.writes.serialize(path, fn);
   }
 
-  /**
-   * Queues `item` for the next group write of `path`: saves that wait while an earlier write of
-   * the same session runs are handed to `flush` together, once, in the order they came (a group
-   * commit: one lock, one append and one fdatasync for all of them).
-   */
+  /** See {@link SessionWriteQueue.enqueue}. */
   enqueue<T>(path: string, item: T, flush: (items: T[]) => Promise<void>): void {
-    const waiting = this.waitingSaves.get(path) as T[] | undefined;
-    if (waiting) {
-      waiting.push(item);
-      return;
-    }
-    const group = [item];
-    this.waitingSaves.set(path, group);
-    void this.serialize(path, () => {
-      this.waitingSaves.delete(path);
-      return flush(group);
-    }).catch(() => undefined);
+    this.writes.enqueue(path, item, flush);
   }
 
   /**
@@ -398,40 +363,8 @@ export class SessionFiles {
     whole: WholeSession,
     now: Date,
   ): Promise<void> {
-    const generation = (state.log?.head.generation ?? 0) + 1;
-    const name = logNameOf(path, generation);
-    const from = whole.saved - whole.messages.length + 1;
-    const upTo = whole.snapshot?.upTo ?? 0;
-    let tail = { offset: 0, at: from };
-    const chunks: Buffer[] = [];
-    let offset = 0;
-    const times = timesFor(whole.savedAt, whole.messages.length);
-    for (const [start, count] of rewriteLines(times)) {
-      const at = from + start;
-      const batch = whole.messages.slice(start, start + count);
-      if (at <= upTo + 1 && upTo + 1 < at + batch.length) tail = { offset, at };
-      const line = Buffer.from(
-        encodeLogLine(at, batch, undefined, undefined, times[start]),
-        'utf8',
-      );
-      chunks.push(line);
-      offset += line.length;
-    }
-    if (upTo >= whole.saved) tail = { offset, at: whole.saved + 1 };
-    else if (upTo + 1 < from) tail = { offset: 0, at: from };
-    const head: SessionHead = {
-      format: HEAD_FORMAT,
-      log: name,
-      generation,
-      from,
-      tail,
-      saved: whole.saved,
-      snapshot: whole.snapshot,
-      meta: { ...whole.meta },
-      keys: whole.keyRecords.slice(-KEY_WINDOW),
-    };
-    const headText = JSON.stringify(head);
-    const size = offset + Buffer.byteLength(headText);
+    const { name, headText, chunks, logBytes } = planGeneration(path, state, whole);
+    const size = logBytes + Buffer.byteLength(headText);
     this.assertSize(session, size);
     const logPath = join(dirname(path), name);
     const temp = join(
@@ -500,93 +433,6 @@ export class SessionFiles {
     if (size > this.maxSessionBytes)
       throw new SessionTooLargeError(session, size, this.maxSessionBytes);
   }
-}
-
-/**
- * How a rewrite splits a log into lines, as `[start, count]`: one line per run of messages saved
- * at one time (so each keeps its time), at most {@link REWRITE_LINE_MESSAGES} a line.
- */
-function rewriteLines(times: readonly (string | undefined)[]): Array<[number, number]> {
-  const lines: Array<[number, number]> = [];
-  let start = 0;
-  for (let i = 1; i <= times.length; i++) {
-    if (i === times.length || times[i] !== times[start] || i - start === REWRITE_LINE_MESSAGES) {
-      lines.push([start, i - start]);
-      start = i;
-    }
-  }
-  return lines;
-}
-
-/** The tail position for `snapshot` in a loaded log: the line holding `upTo + 1`, or the log's end. */
-function tailOf(state: SessionState, snapshot: StoredSnapshot | null): SessionHead['tail'] {
-  const log = state.log!;
-  if (!snapshot) return { offset: 0, at: state.from };
-  const next = snapshot.upTo + 1;
-  if (next > state.saved) return { offset: log.end, at: state.saved + 1 };
-  const line = log.lines.find((l) => l.at <= next && next < l.at + l.count);
-  // The snapshot in force when loaded starts the window, and a new one only moves forward.
-  return line ? { offset: line.offset, at: line.at } : log.head.tail;
-}
-
-/** Whether the session file at `path` is a head naming the log `name`. */
-async function headNames(path: string, name: string): Promise<boolean> {
-  try {
-    const raw = JSON.parse(await readFile(path, 'utf8')) as unknown;
-    return isHead(raw) && (raw as { log?: unknown }).log === name;
-  } catch {
-    return false;
-  }
-}
-
-/** A session's remembered idempotency keys as stored in a head, oldest first. */
-export function keyRecords(state: SessionState): KeyRecord[] {
-  return [...state.keys.values()].map(({ key, first, last, digest }): KeyRecord =>
-    digest === undefined ? [key, first!, last!] : [key, first!, last!, digest],
-  );
-}
-
-/**
- * The session file's text and identity from one open handle, or `unchanged` when its identity is
- * still `known`, or null when it does not exist.
- */
-async function readSessionFile(
-  path: string,
-  known: FileIdentity | null,
-): Promise<SessionState['file'] | 'unchanged' | null> {
-  if (known) {
-    // One stat answers the common case (nothing changed) without opening the file.
-    const s = await stat(path).catch(ignoreMissingStat);
-    if (s === null) return null;
-    if (sameIdentity(known, identityOf(s))) return 'unchanged';
-  }
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    const s = await handle.stat();
-    return { identity: identityOf(s), text: await handle.readFile('utf8'), mtime: s.mtime };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** A file's identity; the time is rounded to milliseconds, the precision a stamped `Date` has. */
-function identityOf(s: Stats): FileIdentity {
-  return { ino: s.ino, size: s.size, mtimeMs: Math.round(s.mtimeMs) };
-}
-
-function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-
-function ignoreMissingStat(error: NodeJS.ErrnoException): null {
-  if (error.code === 'ENOENT') return null;
-  throw error;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

@@ -16,10 +16,15 @@ const newId = () => `size-${process.pid}-${String(++counter).padStart(3, '0')}`;
 
 /**
  * Bytes of a first write of a session holding `messages`: the value plus the header block with
- * the expected revision (0) and the message id (`<key>@0`), for a key as long as {@link newId}'s.
+ * the expected revision (0) and the message id (`<key>@0`), for a key as long as {@link newId}'s,
+ * with the save time the store records.
  */
 function firstWriteBytes(messages: Message[]): number {
-  const value = JSON.stringify(encodeDocument(appendToDocument(EMPTY_DOCUMENT, messages)));
+  // The batch's save time is in the value; every such time is as long as this one.
+  const savedAt = new Date().toISOString();
+  const value = JSON.stringify(
+    encodeDocument(appendToDocument(EMPTY_DOCUMENT, messages, undefined, savedAt)),
+  );
   const key = `size-${process.pid}-000`;
   const header = `NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 0\r\nNats-Msg-Id: ${key}@0\r\n\r\n`;
   return Buffer.byteLength(value) + header.length;
