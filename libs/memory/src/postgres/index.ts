@@ -33,3 +33,4 @@ export { MemoryMigrationDataSource } from './migrations/memory-migration.data-so
 export { PostgresCompactionJobStore, compactionJobsTable } from './postgres-compaction-job.store';
 export { CreateCompactionJobs1764960000000 } from './migrations/create-compaction-jobs.migration';
 export { CreateSaveProcedure1764970000000 } from './migrations/create-save-procedure.migration';
+export { AddResourceIndex1764985000000 } from './migrations/add-resource-index.migration';
