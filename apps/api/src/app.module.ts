@@ -26,6 +26,8 @@ import { ScrapeTimeMetrics } from './metrics/scrape-time-metrics';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
+import { RetentionController } from './retention/retention.controller';
+import { RetentionService } from './retention/retention.service';
 import { ResourcesController } from './resources/resources.controller';
 import { ResourcesService } from './resources/resources.service';
 import { SessionsController } from './sessions/sessions.controller';
@@ -74,6 +76,7 @@ export class AppModule {
       SessionViewsService,
       CompactionJobsService,
       RecallService,
+      RetentionService,
       ResourcesService,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
@@ -95,6 +98,7 @@ export class AppModule {
         ServerInfoController,
         CompactionsController,
         RecallController,
+        RetentionController,
         ResourcesController,
         HealthController,
         MetricsController,

@@ -319,6 +319,8 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
         '/api/compactions/{jobId}',
         '/api/context-tokens',
         '/api/info',
+        '/api/retention',
+        '/api/retention/sweep',
         '/api/sessions',
         '/api/sessions/{id}',
         '/api/sessions/{id}/clear',
