@@ -106,6 +106,47 @@ export interface ServerInfo {
     topK: number;
     scope: 'session' | 'resource';
   } | null;
+  /** The token this request was signed in with. */
+  token: TokenIdentity;
+}
+
+/**
+ * What an admin token may do: `viewer` reads; `operator` also appends messages, edits metadata,
+ * compacts and clears; `admin` may do everything (delete, erase, import, retention, audit log).
+ */
+export type AdminRole = 'viewer' | 'operator' | 'admin';
+
+/** Who a bearer token is: its configured name and role (`MEMORY_ADMIN_TOKEN` is `admin`, an admin). */
+export interface TokenIdentity {
+  name: string;
+  role: AdminRole;
+}
+
+/** One change made through the admin API, as `GET /api/audit` lists it. */
+export interface AuditEntryView {
+  /** Opaque, unique; `GET /api/audit?after=<id>` continues after it. */
+  id: string;
+  /** When the request finished, ISO 8601. */
+  at: string;
+  /** The token's name and role. */
+  actor: TokenIdentity;
+  /** HTTP method and route pattern, such as `DELETE /api/sessions/:id`. */
+  action: string;
+  /** The session the route names (`:id`), or null. */
+  sessionId: string | null;
+  /** The resource the route names (`:resource`), or null. */
+  resource: string | null;
+  /** The answer's status code. */
+  status: number;
+  /** The error's `code` when the change was refused or failed, else null. */
+  code: string | null;
+}
+
+/** `GET /api/audit`: newest first. */
+export interface AuditPage {
+  items: AuditEntryView[];
+  /** Pass as `after` for the next page; null on the last one. */
+  next: string | null;
 }
 
 /** One message of `GET /api/sessions/:id/transcript`: a `CoveredEntry` with its token count. */

@@ -17,4 +17,5 @@ export * from './saved-at.conformance';
 export * from './snapshots.conformance';
 export * from './vector-store.conformance';
 export * from './processes.conformance';
+export * from './audit-log.conformance';
 export * from './retention.conformance';

@@ -11,6 +11,7 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
+import { RequiredRole } from '../auth/required-role.decorator';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -113,6 +114,7 @@ export class SessionsController {
   }
 
   @Post(':id/messages')
+  @RequiredRole('operator')
   @ApiBody({ type: AppendMessagesDto })
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -130,6 +132,7 @@ export class SessionsController {
   }
 
   @Patch(':id/meta')
+  @RequiredRole('operator')
   @ApiBody({
     schema: { type: 'object', additionalProperties: { type: 'string' } },
     description: "'' removes a key",
@@ -148,6 +151,7 @@ export class SessionsController {
   }
 
   @Post(':id/compact')
+  @RequiredRole('operator')
   @HttpCode(202)
   @ApiBody({ type: CompactRequestDto, required: false })
   @ApiAcceptedResponse({ schema: { type: 'object', properties: { jobId: { type: 'string' } } } })

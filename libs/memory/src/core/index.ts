@@ -26,6 +26,7 @@ export { assertResource } from './session-list';
 export * from './llm-client.interface';
 export * from './compaction-job';
 export * from './compaction-job-store.interface';
+export * from './audit-log.interface';
 export * from './covered-log-pruning';
 export type { SummarizationOptions } from './legacy-summarization';
 export {

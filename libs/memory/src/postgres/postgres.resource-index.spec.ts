@@ -5,7 +5,7 @@
 import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import { userMessage } from '../core/message';
 import { memoryTableNames } from './memory-table-names';
-import { AddResourceIndex1764985000000 } from './migrations/add-resource-index.migration';
+import { AddResourceIndex1765200000000 } from './migrations/add-resource-index.migration';
 import { postgresBackend } from './postgres.backend';
 
 const schemas = new TestSchemas('residx');
@@ -47,7 +47,7 @@ describe('the resource index', () => {
 
     const runner = dataSource.createQueryRunner();
     try {
-      await new AddResourceIndex1764985000000(names).down(runner);
+      await new AddResourceIndex1765200000000(names).down(runner);
     } finally {
       await runner.release();
     }

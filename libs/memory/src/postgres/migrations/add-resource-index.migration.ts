@@ -13,9 +13,9 @@ export function resourceIndexName(names: MemoryTableNames): string {
  * works without it (slower), so a database migrated by an earlier release keeps working until
  * this runs. `down` drops it.
  */
-export class AddResourceIndex1764985000000 implements MigrationInterface {
-  static readonly migrationName = 'AddResourceIndex1764985000000';
-  readonly name = AddResourceIndex1764985000000.migrationName;
+export class AddResourceIndex1765200000000 implements MigrationInterface {
+  static readonly migrationName = 'AddResourceIndex1765200000000';
+  readonly name = AddResourceIndex1765200000000.migrationName;
 
   constructor(private readonly names: MemoryTableNames) {}
 

@@ -2,7 +2,8 @@ import type { MigrationInterface } from 'typeorm';
 import { memoryTableNames } from '../memory-table-names';
 import { AdoptMessagesTable1764770000000 } from './adopt-messages-table.migration';
 import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migration';
-import { AddResourceIndex1764985000000 } from './add-resource-index.migration';
+import { CreateAuditLog1765100000000 } from './create-audit-log.migration';
+import { AddResourceIndex1765200000000 } from './add-resource-index.migration';
 import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
@@ -47,7 +48,12 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
-    class extends AddResourceIndex1764985000000 {
+    class extends CreateAuditLog1765100000000 {
+      constructor() {
+        super(names);
+      }
+    },
+    class extends AddResourceIndex1765200000000 {
       constructor() {
         super(names);
       }
@@ -62,7 +68,8 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   AddIdempotencyKeys1764950000000.migrationName,
   CreateCompactionJobs1764960000000.migrationName,
   CreateSaveProcedure1764970000000.migrationName,
-  AddResourceIndex1764985000000.migrationName,
+  CreateAuditLog1765100000000.migrationName,
+  AddResourceIndex1765200000000.migrationName,
 ];
 
 /**
