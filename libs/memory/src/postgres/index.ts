@@ -39,3 +39,4 @@ export {
 } from './postgres-audit.log';
 export { CreateAuditLog1765100000000 } from './migrations/create-audit-log.migration';
 export { CreateSaveProcedure1764970000000 } from './migrations/create-save-procedure.migration';
+export { AddResourceIndex1765200000000 } from './migrations/add-resource-index.migration';

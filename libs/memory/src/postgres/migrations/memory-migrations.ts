@@ -3,6 +3,7 @@ import { memoryTableNames } from '../memory-table-names';
 import { AdoptMessagesTable1764770000000 } from './adopt-messages-table.migration';
 import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migration';
 import { CreateAuditLog1765100000000 } from './create-audit-log.migration';
+import { AddResourceIndex1765200000000 } from './add-resource-index.migration';
 import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
@@ -52,6 +53,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends AddResourceIndex1765200000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -63,6 +69,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   CreateCompactionJobs1764960000000.migrationName,
   CreateSaveProcedure1764970000000.migrationName,
   CreateAuditLog1765100000000.migrationName,
+  AddResourceIndex1765200000000.migrationName,
 ];
 
 /**
