@@ -33,6 +33,20 @@ export interface SessionDetail extends SessionInfo {
   lastCompaction: CompactionJob | null;
 }
 
+/** `DELETE /api/resources/:resource`: what erasing one resource's data removed. */
+export interface EraseReceipt {
+  /** The resource erased: the `resource` meta value its sessions had. */
+  resource: string;
+  /** Sessions removed, each with its messages, snapshot, metadata, idempotency keys and compaction jobs. */
+  sessions: number;
+  /** Messages removed (those the sessions still kept). */
+  messages: number;
+  /** Recall vectors removed (0 without recall). */
+  vectors: number;
+  /** ISO 8601 time the erase finished. */
+  erasedAt: string;
+}
+
 /** One message of `GET /api/sessions/:id/messages`; `covered` when `cursor <= snapshot.upTo`. */
 export interface CoveredEntry extends Entry {
   covered: boolean;

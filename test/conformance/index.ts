@@ -6,6 +6,7 @@
 export * from './backend.conformance';
 export * from './backends';
 export * from './compaction.conformance';
+export * from './erase.conformance';
 export * from './errors.conformance';
 export * from './fixtures';
 export * from './harness';

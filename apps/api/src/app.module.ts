@@ -38,6 +38,8 @@ import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
 import { RetentionController } from './retention/retention.controller';
 import { RetentionService } from './retention/retention.service';
+import { ResourcesController } from './resources/resources.controller';
+import { ResourcesService } from './resources/resources.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -93,6 +95,7 @@ export class AppModule {
       CompactionJobsService,
       RecallService,
       RetentionService,
+      ResourcesService,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
     return {
@@ -115,6 +118,7 @@ export class AppModule {
         CompactionsController,
         RecallController,
         RetentionController,
+        ResourcesController,
         HealthController,
         MetricsController,
         AuditController,

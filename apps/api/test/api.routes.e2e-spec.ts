@@ -320,6 +320,7 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
         '/api/compactions/{jobId}',
         '/api/context-tokens',
         '/api/info',
+        '/api/resources/{resource}',
         '/api/retention',
         '/api/retention/sweep',
         '/api/sessions',

@@ -84,6 +84,11 @@ export class SessionsController {
     required: false,
     description: 'substring of the id or the title meta',
   })
+  @ApiQuery({
+    name: 'resource',
+    required: false,
+    description: 'only the sessions whose `resource` meta is exactly this value',
+  })
   @ApiOkResponse({ type: SessionPageDto, description: 'newest update first' })
   list(@Query() query: Record<string, unknown>): Promise<SessionPage> {
     return this.sessions.list(parseListQuery(query));
