@@ -45,14 +45,18 @@ function send(
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode!, body: text ? JSON.parse(text) : {} }),
-      );
-    });
+    const request = httpRequest(
+      // A connection per request: a refused request's body is left unread on its connection.
+      { host: '127.0.0.1', port, method, path, headers, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, body: text ? JSON.parse(text) : {} }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

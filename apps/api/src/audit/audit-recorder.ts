@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AuditLog, NewAuditEntry } from '@agent-memory/memory';
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
@@ -8,6 +9,9 @@ import { AUDIT_LOG } from './audit.tokens';
 
 /** Entries that may wait for a slow audit log; more are dropped (and counted as failures). */
 const MAX_QUEUED_ENTRIES = 10_000;
+
+/** How long shutdown waits for the entries still queued before the backend closes (ms). */
+const SHUTDOWN_FLUSH_MS = 5_000;
 
 /** The status recorded for a request whose client went away before the answer was sent. */
 const CLIENT_CLOSED_STATUS = 499;
@@ -20,7 +24,7 @@ const CLIENT_CLOSED_STATUS = 499;
  * (`agent_memory_audit_failures_total`).
  */
 @Injectable()
-export class AuditRecorder {
+export class AuditRecorder implements OnModuleDestroy {
   private readonly logger = new Logger('AuditLog');
   private readonly failures: Counter;
   /** The last append in line: each waits for the one before. */
@@ -62,6 +66,14 @@ export class AuditRecorder {
         code: finished ? code : 'CLIENT_CLOSED',
       });
     });
+  }
+
+  /**
+   * Shutdown: waits (at most {@link SHUTDOWN_FLUSH_MS}) for the queued entries, so the answers
+   * given before it are recorded before the backend's connections close (which comes after).
+   */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.race([this.settled(), delay(SHUTDOWN_FLUSH_MS, undefined, { ref: false })]);
   }
 
   /** Resolves once every entry recorded so far is written (or has failed). */

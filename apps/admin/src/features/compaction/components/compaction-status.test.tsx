@@ -225,6 +225,21 @@ describe('CompactPanel', () => {
     setApiBase('');
   });
 
+  it('offers no "Compact now" to a token that may not compact (a viewer)', () => {
+    const view = renderWithClient(
+      <CompactPanel
+        sessionId="s-viewer"
+        summarizer="extractive (offline)"
+        lastCompaction={null}
+        mayCompact={false}
+        onSettled={() => undefined}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Compact now' })).toBeNull();
+    expect(screen.queryByLabelText(/Force/)).toBeNull();
+    view.unmount();
+  });
+
   it('starts a forced job, polls it through queued and running to done, and keeps the result', async () => {
     const settled: CompactionJob[] = [];
     renderWithClient(
