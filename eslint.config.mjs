@@ -46,7 +46,8 @@ const LAYERS = {
   openai: ['core'],
   'ai-sdk': ['core'],
   langchain: ['core'],
-  cli: ['core', 'postgres'],
+  transfer: ['core'],
+  cli: ['core', 'postgres', 'jsonfile', 'simple', 'nats', 'transfer'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
 };

@@ -9,4 +9,5 @@ export * from './simple';
 export * from './jsonfile';
 export * from './compaction';
 export * from './tokens';
+export * from './transfer';
 export * from './nest';
