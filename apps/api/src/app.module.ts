@@ -13,6 +13,7 @@ import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
 import { MemoryModule, TokenCounter } from '@agent-memory/memory';
 import { DashboardStaticModule } from './dashboard/dashboard-static.module';
+import { TransferController } from './transfer/transfer.controller';
 import { ServerInfoController } from './dashboard/server-info.controller';
 import { SessionViewsController } from './dashboard/session-views.controller';
 import { SessionViewsService } from './dashboard/session-views.service';
@@ -94,6 +95,7 @@ export class AppModule {
         RecallController,
         HealthController,
         MetricsController,
+        TransferController,
       ],
       providers,
     };
