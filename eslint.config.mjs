@@ -47,7 +47,7 @@ const LAYERS = {
   'ai-sdk': ['core'],
   langchain: ['core'],
   transfer: ['core'],
-  cli: ['core', 'postgres', 'jsonfile', 'simple', 'nats', 'transfer'],
+  cli: ['core', 'postgres', 'jsonfile', 'nats', 'transfer'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
 };

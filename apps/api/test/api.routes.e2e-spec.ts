@@ -318,6 +318,8 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
       [
         '/api/compactions/{jobId}',
         '/api/context-tokens',
+        '/api/export',
+        '/api/import',
         '/api/info',
         '/api/sessions',
         '/api/sessions/{id}',
