@@ -1,4 +1,4 @@
-import type { MemoryBackend } from '../core/backend.interface';
+import { MAX_LIST_LIMIT, type MemoryBackend } from '../core/backend.interface';
 import type { CallOptions } from '../core/memory.interface';
 import { encodeSessionLine, type SessionLine } from './session-line';
 import { readWholeLog } from './whole-log';
@@ -6,8 +6,8 @@ import { readWholeLog } from './whole-log';
 /** The session meta key that names a session's resource (such as the user), as recall reads it. */
 export const RESOURCE_META_KEY = 'resource';
 
-/** Sessions listed per page while exporting. */
-const LIST_PAGE_SIZE = 100;
+/** Sessions listed per page while exporting: the most a backend gives at once. */
+const LIST_PAGE_SIZE = MAX_LIST_LIMIT;
 
 /** Options of {@link exportSessions}. */
 export interface ExportSessionsOptions extends CallOptions {
