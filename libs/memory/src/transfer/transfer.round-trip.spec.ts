@@ -196,3 +196,18 @@ describe('a snapshot whose covered messages the source pruned', () => {
     },
   );
 });
+
+describe('into a store that prunes what snapshots cover (the NATS default)', () => {
+  it('keeps the context, and a second import stores nothing', async () => {
+    const source = await backendOf('postgres');
+    await seed(source);
+    const lines = await collect(exportSessions(source));
+    const target = await backendOf('nats', { pruneCompacted: true });
+    expect(await importSessions(target, lines)).toEqual({ imported: 3, skipped: 0 });
+    const alpha = await target.open('alpha');
+    expect(await alpha.retrieve()).toEqual(await (await source.open('alpha')).retrieve());
+    expect((await alpha.entries()).length).toBe(3);
+    expect(await importSessions(target, lines)).toEqual({ imported: 0, skipped: 3 });
+    expect((await alpha.entries()).length).toBe(3);
+  });
+});
