@@ -3,6 +3,7 @@ import {
   Get,
   HttpCode,
   Inject,
+  Logger,
   Post,
   Query,
   Req,
@@ -40,6 +41,8 @@ import { MAX_IMPORT_LINE_BYTES, NDJSON, importRequestBody } from './import-reque
 @UseGuards(AdminTokenGuard)
 @Controller('api')
 export class TransferController {
+  private readonly logger = new Logger(TransferController.name);
+
   constructor(@Inject(MEMORY_BACKEND) private readonly backend: MemoryBackend) {}
 
   /**
@@ -69,7 +72,16 @@ export class TransferController {
       if (!first.done) yield first.value;
       yield* lines;
     }
-    await pipeline(Readable.from(all()), res).catch(() => res.destroy());
+    await pipeline(Readable.from(all()), res).catch((error: unknown) => {
+      // The status is sent: cutting the response short is how the client learns of a failure.
+      // A client that went away (the response closed first) is no failure of ours.
+      if (!stop.signal.aborted) {
+        this.logger.warn(
+          `export cut short: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      res.destroy();
+    });
   }
 
   /**
