@@ -47,6 +47,7 @@ const LAYERS = {
   'ai-sdk': ['core'],
   langchain: ['core'],
   transfer: ['core'],
+  retention: ['core', 'compaction'],
   cli: ['core', 'postgres', 'jsonfile', 'nats', 'transfer'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],

@@ -15,3 +15,4 @@ export * from './save-retrieve.conformance';
 export * from './snapshots.conformance';
 export * from './vector-store.conformance';
 export * from './processes.conformance';
+export * from './retention.conformance';

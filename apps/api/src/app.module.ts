@@ -27,6 +27,8 @@ import { ScrapeTimeMetrics } from './metrics/scrape-time-metrics';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
+import { RetentionController } from './retention/retention.controller';
+import { RetentionService } from './retention/retention.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -73,6 +75,7 @@ export class AppModule {
       SessionViewsService,
       CompactionJobsService,
       RecallService,
+      RetentionService,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
     return {
@@ -93,6 +96,7 @@ export class AppModule {
         ServerInfoController,
         CompactionsController,
         RecallController,
+        RetentionController,
         HealthController,
         MetricsController,
         TransferController,

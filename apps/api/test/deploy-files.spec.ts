@@ -305,6 +305,8 @@ describe('docker/', () => {
       const defaulted = new Set(['COMPACTION_NATS_SUBJECT', 'COMPACTION_NATS_QUEUE']);
       /** Semantic recall stays off: its variables are refused without MEMORY_RECALL_EMBEDDER. */
       const recallOff = (name: string) => name.startsWith('MEMORY_RECALL_');
+      /** Retention stays off (an operator chooses how long to keep conversations). */
+      const retentionOff = (name: string) => name.startsWith('MEMORY_RETENTION_');
       const env = envOf(deployment('api').spec.template.spec.containers[0]);
       const missing = API_ENV_VARS.filter(
         (name) =>
@@ -312,7 +314,8 @@ describe('docker/', () => {
           !(name in secrets) &&
           !otherBackends.has(name) &&
           !defaulted.has(name) &&
-          !recallOff(name),
+          !recallOff(name) &&
+          !retentionOff(name),
       );
       expect(Object.keys(env).filter(recallOff)).toEqual([]);
       expect(missing).toEqual([]);

@@ -9,6 +9,7 @@ export * from './core';
 export * from './simple';
 export * from './jsonfile';
 export * from './compaction';
+export * from './retention';
 export * from './tokens';
 export * from './transfer';
 export * from './nest';

@@ -5,6 +5,7 @@ import {
   readMemoryConfig,
   type MemoryConfig,
 } from '../../../memory-config/memory-config';
+import { readRetentionConfig, RETENTION_ENV_VARS, type RetentionConfig } from './retention-config';
 
 export { ConfigValidationError };
 
@@ -46,6 +47,8 @@ export interface ApiConfig extends MemoryConfig {
    * long is reported failed (`JOB_OWNER_LOST`). Default 30000.
    */
   compactionJobLeaseMs: number;
+  /** `MEMORY_RETENTION_*`: how long sessions are kept (see {@link RetentionConfig}); null (default) is off. */
+  retention: RetentionConfig | null;
 }
 
 /** Every environment variable the server reads; the deployment files are checked against it. */
@@ -63,6 +66,7 @@ export const API_ENV_VARS = [
   'LOG_FORMAT',
   'COMPACTION_JOB_TTL_MS',
   'COMPACTION_JOB_LEASE_MS',
+  ...RETENTION_ENV_VARS,
 ] as const;
 
 /**
@@ -129,6 +133,7 @@ export function parseApiConfig(env: Record<string, string | undefined>): ApiConf
     ),
     compactionJobTtlMs: reader.integer('COMPACTION_JOB_TTL_MS', 86_400_000, 1000, 30 * 86_400_000),
     compactionJobLeaseMs: reader.integer('COMPACTION_JOB_LEASE_MS', 30000, 500, 3_600_000),
+    retention: readRetentionConfig(reader),
   };
   if (reader.problems.length > 0) throw new ConfigValidationError(reader.problems);
   return config;

@@ -1,6 +1,7 @@
-import type {
-  CompactionJobStore,
-  StoredCompactionJob,
+import {
+  heldByAnother,
+  type CompactionJobStore,
+  type StoredCompactionJob,
 } from '../core/compaction-job-store.interface';
 import { finishedAfter } from '../core/job-finish-order';
 
@@ -29,6 +30,12 @@ export class InMemoryCompactionJobStore implements CompactionJobStore {
   async putIfNewer(job: StoredCompactionJob): Promise<boolean> {
     const stored = this.jobs.get(job.id);
     if (stored && finishedAfter(stored, job)) return false;
+    await this.put(job);
+    return true;
+  }
+
+  async claim(job: StoredCompactionJob, now: number): Promise<boolean> {
+    if (heldByAnother(this.jobs.get(job.id) ?? null, job, now)) return false;
     await this.put(job);
     return true;
   }

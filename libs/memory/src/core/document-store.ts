@@ -23,6 +23,7 @@ import type { Message } from './message';
 import { validateMessages } from './message.codec';
 import { assertStorableSummary } from './snapshot';
 import {
+  firstCursor,
   documentContext,
   documentEntriesPage,
   documentTail,
@@ -192,6 +193,22 @@ export abstract class DocumentStore implements SessionStore {
       return swapped.doc;
     }, opts);
     return stored!;
+  }
+
+  /** See `CoveredLogPruning`: drops the kept messages the latest snapshot covers, in one update. */
+  async pruneCovered(opts?: CallOptions): Promise<number> {
+    throwIfAborted(opts);
+    let dropped = 0;
+    await this.update((doc) => {
+      // May run more than once (a compare-and-swap retried): the last run is what counts.
+      const upTo = doc.snapshot?.upTo;
+      dropped =
+        upTo === undefined
+          ? 0
+          : Math.min(doc.messages.length, Math.max(0, upTo - firstCursor(doc) + 1));
+      return dropped === 0 ? null : { ...doc, messages: doc.messages.slice(dropped) };
+    }, opts);
+    return dropped;
   }
 
   async setMeta(key: string, value: string): Promise<void> {

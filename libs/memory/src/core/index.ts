@@ -25,6 +25,7 @@ export * from './backend.interface';
 export * from './llm-client.interface';
 export * from './compaction-job';
 export * from './compaction-job-store.interface';
+export * from './covered-log-pruning';
 export type { SummarizationOptions } from './legacy-summarization';
 export {
   checkMemoryReadiness,

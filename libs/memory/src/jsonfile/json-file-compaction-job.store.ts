@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  CompactionJobStore,
-  StoredCompactionJob,
+import {
+  heldByAnother,
+  type CompactionJobStore,
+  type StoredCompactionJob,
 } from '../core/compaction-job-store.interface';
 import { finishedAfter } from '../core/job-finish-order';
 import { writeFileAtomic } from './atomic-write';
@@ -55,6 +56,16 @@ export class JsonFileCompactionJobStore implements CompactionJobStore {
     });
     await this.sweepIfDue();
     return stored;
+  }
+
+  /** Reads, checks and replaces the job's file under its cross-process lock (`<file>.lock`). */
+  async claim(job: StoredCompactionJob, now: number): Promise<boolean> {
+    await this.folder();
+    return withFileLock(job.sessionId, this.path(job.id), async () => {
+      if (heldByAnother(await this.get(job.id), job, now)) return false;
+      await writeFileAtomic(this.path(job.id), JSON.stringify(job));
+      return true;
+    });
   }
 
   async get(jobId: string): Promise<StoredCompactionJob | null> {

@@ -217,6 +217,29 @@ export class JsonFileMemory implements SessionStore {
     });
   }
 
+  /** See `CoveredLogPruning`: rewrites the log without the covered messages, under the file lock. */
+  async pruneCovered(opts?: CallOptions): Promise<number> {
+    throwIfAborted(opts);
+    return this.write('prune', opts, async (state) => {
+      const upTo = state.snapshot?.upTo;
+      if (upTo === undefined || state.from > upTo || state.saved < state.from) return 0;
+      const whole = await this.files.whole(this.sessionId, this.path, state);
+      const dropped = Math.min(
+        whole.messages.length,
+        Math.max(0, upTo - (whole.saved - whole.messages.length)),
+      );
+      if (dropped === 0) return 0;
+      await this.files.writeGeneration(
+        this.sessionId,
+        this.path,
+        state,
+        { ...whole, messages: whole.messages.slice(dropped) },
+        this.now(),
+      );
+      return dropped;
+    });
+  }
+
   async setMeta(key: string, value: string): Promise<void> {
     // Checks the entry before any I/O (the same rules as every store).
     setDocumentMeta({ messages: [], saved: 0, snapshot: null, meta: {} }, key, value);
@@ -270,7 +293,7 @@ export class JsonFileMemory implements SessionStore {
   /**
    * Runs `change` on the session as stored now, holding the cross-process lock (the caller holds
    * this process's queue for the file). The folder is created only when the lock cannot be made
-   * for its lack. A file error is a `StorageFullError` or a `BackendUnavailableError` naming
+   * for its lack (at most once per call). A file error is a `StorageFullError` or a `BackendUnavailableError` naming
    * `operation`.
    */
   private async locked<T>(
@@ -291,7 +314,9 @@ export class JsonFileMemory implements SessionStore {
         result = await attempt();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        if (await exists(dirname(this.path))) throw error;
+        // The folder was missing when the lock was tried. Another session's first save may have
+        // made it since, so whether it exists now says nothing: make it (a no-op when there)
+        // and try once more; a second ENOENT is then about something else and is thrown.
         await mkdir(dirname(this.path), { recursive: true });
         result = await attempt();
       }

@@ -303,6 +303,26 @@ export class PostgresMemory implements SessionStore {
     });
   }
 
+  /**
+   * See `CoveredLogPruning`: deletes the rows the snapshot covers, under the session's lock.
+   * @throws PostgresRequestError when the database does not answer.
+   */
+  async pruneCovered(opts?: CallOptions): Promise<number> {
+    throwIfAborted(opts);
+    return pgRequest('prune covered messages', this.sessionId, () =>
+      this.dataSource.transaction(async (tx) => {
+        await tx.query(this.sql.lockSession, [this.sessionId]);
+        // The delete trigger then takes the pruned rows from `stored` (and stamps `updated_at`)
+        // but keeps the snapshot and the count saved.
+        await tx.query(OWN_DELETE);
+        const [{ dropped }] = (await tx.query(this.sql.pruneCovered, [this.sessionId])) as [
+          { dropped: string },
+        ];
+        return Number(dropped);
+      }),
+    );
+  }
+
   async setMeta(key: string, value: string): Promise<void> {
     assertMetaEntry(key, value);
     await pgRequest('set metadata', this.sessionId, () =>
@@ -416,6 +436,12 @@ function statements(names: MemoryTableNames) {
         SET meta = s.meta || excluded.meta, updated_at = excluded.updated_at`,
     removeMeta: `UPDATE ${sessions} SET meta = meta - $2::text, updated_at = ${NOW_MS} WHERE session_id = $1`,
     meta: `SELECT meta FROM ${sessions} WHERE session_id = $1`,
+    pruneCovered: `WITH pruned AS (
+        DELETE FROM ${messages} WHERE session_id = $1
+          AND seq <= (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1)
+        RETURNING 1
+      )
+      SELECT count(*) AS dropped FROM pruned`,
     firstSeq: `SELECT min(seq) AS first FROM ${messages} WHERE session_id = $1`,
     deleteRange: `DELETE FROM ${messages} WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
     insertAt: `INSERT INTO ${messages} (session_id, seq, message) VALUES ($1, $2, $3::jsonb)`,
