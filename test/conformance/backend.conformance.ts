@@ -8,6 +8,7 @@ import { useConformanceBackends, type ConformanceHarness } from './harness';
 import { describeLogConformance } from './log.conformance';
 import { describeMetadataListingConformance } from './metadata-listing.conformance';
 import { describeSaveRetrieveConformance } from './save-retrieve.conformance';
+import { describeSavedAtConformance } from './saved-at.conformance';
 import { describeSnapshotConformance } from './snapshots.conformance';
 
 export function describeBackendConformance(name: string, harness: ConformanceHarness): void {
@@ -16,6 +17,7 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
     describeSaveRetrieveConformance(ctx);
     describeSnapshotConformance(ctx);
     describeLogConformance(ctx);
+    describeSavedAtConformance(ctx);
     describeMetadataListingConformance(ctx);
     describeErrorConformance(ctx);
   });

@@ -12,6 +12,7 @@ export * from './harness';
 export * from './log.conformance';
 export * from './metadata-listing.conformance';
 export * from './save-retrieve.conformance';
+export * from './saved-at.conformance';
 export * from './snapshots.conformance';
 export * from './vector-store.conformance';
 export * from './processes.conformance';

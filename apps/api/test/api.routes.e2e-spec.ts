@@ -321,6 +321,8 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
         '/api/export',
         '/api/import',
         '/api/info',
+        '/api/retention',
+        '/api/retention/sweep',
         '/api/sessions',
         '/api/sessions/{id}',
         '/api/sessions/{id}/clear',

@@ -1,7 +1,6 @@
 import {
   MAX_LIST_LIMIT,
   assertIdempotencyKey,
-  validateMessages,
   assertMetaEntry,
   MemoryError,
   type ListSessionsQuery,
@@ -92,8 +91,10 @@ function totalItems(messages: readonly unknown[], name: string): number {
 /**
  * `POST /api/sessions/:id/messages` body `{ messages }`: 1 to {@link MAX_APPEND_MESSAGES}
  * messages of the message model (ours or Phero's shape), holding at most {@link MAX_APPEND_PARTS}
- * parts and {@link MAX_APPEND_TOOL_CALLS} tool calls together (counted before any is read).
- * @throws ApiHttpError 400 `INVALID_BODY`; InvalidMessageError naming the path (`messages[2].role`).
+ * parts and {@link MAX_APPEND_TOOL_CALLS} tool calls together (counted before any is read). Only
+ * the shape is checked here: the store's `save` validates the messages themselves and throws
+ * InvalidMessageError naming the path (`messages[2].role`), before it writes anything.
+ * @throws ApiHttpError 400 `INVALID_BODY`.
  */
 export function parseAppendBody(body: unknown): Message[] {
   const { messages } = bodyObject(body);
@@ -122,7 +123,8 @@ export function parseAppendBody(body: unknown): Message[] {
       `the messages of one request hold at most ${MAX_APPEND_TOOL_CALLS} tool calls together, got ${toolCalls}`,
     );
   }
-  return validateMessages(messages);
+  // Each message is validated once, by the store's save (which names the path the same way).
+  return messages as Message[];
 }
 
 /**

@@ -21,6 +21,7 @@ import type {
 } from './memory.interface';
 import type { Message } from './message';
 import { validateMessages } from './message.codec';
+import { batchSavedAt } from './saved-at';
 import { assertStorableSummary } from './snapshot';
 import {
   firstCursor,
@@ -120,6 +121,7 @@ export abstract class DocumentStore implements SessionStore {
     const batch = deepFreeze(validateMessages(messages));
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
+    const savedAt = batchSavedAt(opts, this.now);
     throwIfAborted(opts);
     if (batch.length === 0) {
       if (key === undefined) return EMPTY_SAVE_RESULT;
@@ -139,6 +141,7 @@ export abstract class DocumentStore implements SessionStore {
           idempotencyKey: key,
           session: this.sessionId,
           digest,
+          savedAt,
         });
         if (outcome.doc === null) {
           found = outcome.result;

@@ -26,6 +26,8 @@ import {
   replayedResult,
   replayOrRefuse,
 } from '../core/idempotency';
+import { batchSavedAt } from '../core/saved-at';
+import { timedEntry } from '../core/saved-times';
 import { replaceDocumentRange, setDocumentMeta } from '../core/session-document';
 import {
   assertSnapshotSwap,
@@ -137,9 +139,10 @@ export class JsonFileMemory implements SessionStore {
     const state = await this.load();
     const messages = afterSnapshot(state);
     const first = state.saved - messages.length + 1;
+    const skip = state.messages.length - messages.length;
     return {
       snapshot: state.snapshot,
-      tail: messages.map((message, i) => ({ cursor: first + i, message })),
+      tail: messages.map((message, i) => timedEntry(first + i, message, state.times[skip + i])),
     };
   }
 
@@ -168,6 +171,7 @@ export class JsonFileMemory implements SessionStore {
     const batch = deepFreeze(validateMessages(messages));
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
+    const savedAt = batchSavedAt(opts, this.now);
     throwIfAborted(opts);
     if (batch.length === 0) {
       const seen = key === undefined ? undefined : (await this.load()).keys.get(key);
@@ -177,7 +181,7 @@ export class JsonFileMemory implements SessionStore {
     const outcome = await new Promise<SaveResult>((resolve, reject) =>
       this.files.enqueue<QueuedSave>(
         this.path,
-        { batch, key, digest, opts, resolve, reject },
+        { batch, key, digest, savedAt, opts, resolve, reject },
         (group) => this.flushSaves(group),
       ),
     );
@@ -202,14 +206,19 @@ export class JsonFileMemory implements SessionStore {
         await this.files.writeHead(this.sessionId, this.path, state, { snapshot: stored }, now);
       } else {
         const whole = await this.files.whole(this.sessionId, this.path, state);
-        const messages = this.pruneCompacted
-          ? whole.messages.slice(Math.max(0, upTo - (whole.saved - whole.messages.length)))
-          : whole.messages;
+        const drop = this.pruneCompacted
+          ? Math.max(0, upTo - (whole.saved - whole.messages.length))
+          : 0;
         await this.files.writeGeneration(
           this.sessionId,
           this.path,
           state,
-          { ...whole, messages, snapshot: stored },
+          {
+            ...whole,
+            messages: whole.messages.slice(drop),
+            savedAt: whole.savedAt?.slice(drop),
+            snapshot: stored,
+          },
           now,
         );
       }
@@ -384,15 +393,16 @@ export class JsonFileMemory implements SessionStore {
 
   /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
   private async saveAlone(state: SessionState, item: QueuedSave): Promise<SaveResult> {
-    const { batch, key, digest } = item;
+    const { batch, key, digest, savedAt } = item;
     const seen = key === undefined ? undefined : state.keys.get(key);
     if (seen) return replayOrRefuse(this.sessionId, seen, digest);
     const first = state.saved + 1;
     const last = state.saved + batch.length;
     const now = this.now();
     const all = [...state.messages, ...batch];
-    if (key === undefined && isPlain(state) && this.files.fitsPlain(all)) {
-      await this.files.writePlain(this.sessionId, this.path, all, now);
+    const times = [...state.times, ...batch.map(() => savedAt)];
+    if (key === undefined && isPlain(state) && this.files.fitsPlain(all, times)) {
+      await this.files.writePlain(this.sessionId, this.path, all, times, now);
     } else {
       const known = keyRecords(state);
       const keyRecordsAfter: KeyRecord[] =
@@ -403,6 +413,7 @@ export class JsonFileMemory implements SessionStore {
         state,
         {
           messages: all,
+          savedAt: times,
           saved: last,
           snapshot: state.snapshot,
           meta: state.meta,
@@ -440,7 +451,12 @@ export class JsonFileMemory implements SessionStore {
       this.sessionId,
       this.path,
       state,
-      writes.map((item) => ({ messages: item.batch, key: item.key, digest: item.digest })),
+      writes.map((item) => ({
+        messages: item.batch,
+        key: item.key,
+        digest: item.digest,
+        savedAt: item.savedAt,
+      })),
       this.now(),
     );
     const outcomes = new Map<QueuedSave, readonly [Cursor, Cursor] | Error>();
@@ -467,7 +483,11 @@ export class JsonFileMemory implements SessionStore {
       const whole = await this.files.whole(this.sessionId, this.path, now);
       const replaced = replaceDocumentRange(whole, from, to, summary);
       if (!replaced) return;
-      const next: WholeSession = { ...whole, messages: replaced.messages };
+      const next: WholeSession = {
+        ...whole,
+        messages: replaced.messages,
+        savedAt: replaced.savedAt,
+      };
       await this.files.writeGeneration(this.sessionId, this.path, now, next, this.now());
     });
   }
@@ -479,6 +499,8 @@ interface QueuedSave {
   key: string | undefined;
   /** The batch's digest, kept with `key`. */
   digest: string | undefined;
+  /** The time recorded for the batch (ISO). */
+  savedAt: string;
   opts: SaveOptions | undefined;
   resolve(outcome: SaveResult): void;
   reject(error: unknown): void;

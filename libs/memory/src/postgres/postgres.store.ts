@@ -22,7 +22,9 @@ import {
   rememberIdempotencyRecord,
   replayOrRefuse,
   replayedResult,
+  type IdempotencyRecord,
 } from '../core/idempotency';
+import { batchSavedAt } from '../core/saved-at';
 import type { Message } from '../core/message';
 import { validateMessages } from '../core/message.codec';
 import { assertMetaEntry } from '../core/session-meta';
@@ -164,15 +166,18 @@ export class PostgresMemory implements SessionStore {
   }
 
   /**
-   * Without an idempotency key, one call, combined with the saves of the session waiting in
-   * this process; with one, a transaction that takes the session's lock, then its row, looks the
-   * key up in `idempotency_keys`, and inserts and remembers it (with the batch's digest) only
-   * when new; the key with other messages is `IdempotencyKeyReusedError`.
+   * Without an idempotency key or a `savedAt`, one call, combined with the saves of the session
+   * waiting in this process. Otherwise a transaction that takes the session's lock; with a key,
+   * then its row, looks the key up in `idempotency_keys`, and inserts and remembers it (with the
+   * batch's digest) only when new (the key with other messages is `IdempotencyKeyReusedError`);
+   * with a `savedAt`, it sets the inserted rows' `created_at` to it before committing.
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
     const batch = validateMessages(messages);
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
+    // Checked here; recorded only when given (the rows' default is the transaction's time).
+    const savedAt = opts?.savedAt === undefined ? undefined : batchSavedAt(opts, () => new Date());
     throwIfAborted(opts);
     if (batch.length === 0) {
       if (key === undefined) return EMPTY_SAVE_RESULT;
@@ -184,7 +189,7 @@ export class PostgresMemory implements SessionStore {
     }
     const json = batch.map((message) => JSON.stringify(message));
     let result: SaveResult;
-    if (key === undefined) {
+    if (key === undefined && savedAt === undefined) {
       // Saves of this session waiting in this process go together: one lock, one commit.
       const seqs = await pgRequest('save', this.sessionId, () =>
         saveGroupsOf(this.dataSource).save(
@@ -196,23 +201,30 @@ export class PostgresMemory implements SessionStore {
       );
       result = savedRange(seqs);
     } else {
-      const digest = batchDigest(batch);
+      const digest = key === undefined ? undefined : batchDigest(batch);
       result = await pgRequest('save', this.sessionId, () =>
         this.dataSource.transaction(async (tx) => {
           // The session's lock first, as every writer takes it; then its row, with the keys.
           await tx.query(this.sql.lockSession, [this.sessionId]);
-          const [row] = (await tx.query(this.sql.lockIdempotencyKeys, [this.sessionId])) as [
-            { idempotency_keys: unknown },
-          ];
-          const keys = decodeIdempotencyRecords(row.idempotency_keys);
-          const seen = findIdempotencyRecord(keys, key);
-          if (seen) return replayOrRefuse(this.sessionId, seen, digest);
+          let keys: IdempotencyRecord[] = [];
+          if (key !== undefined) {
+            const [row] = (await tx.query(this.sql.lockIdempotencyKeys, [this.sessionId])) as [
+              { idempotency_keys: unknown },
+            ];
+            keys = decodeIdempotencyRecords(row.idempotency_keys);
+            const seen = findIdempotencyRecord(keys, key);
+            if (seen) return replayOrRefuse(this.sessionId, seen, digest);
+          }
           const [{ seqs }] = (await tx.query(this.sql.saveCall, [
             this.sessionId,
             jsonArray(json),
             false,
           ])) as [{ seqs: string[] }];
           const saved = savedRange(ascendingSeqs(seqs));
+          if (savedAt !== undefined) {
+            await tx.query(this.sql.setSavedAt, [this.sessionId, saved.first, saved.last, savedAt]);
+          }
+          if (key === undefined) return saved;
           const remembered = rememberIdempotencyRecord(keys, {
             key,
             first: saved.first,
@@ -413,6 +425,9 @@ function statements(names: MemoryTableNames) {
     // LIMIT NULL is no limit.
     entriesPage: `SELECT seq, message, created_at FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     lockSession: `SELECT ${lock}`,
+    // Only the rows of one batch, just inserted under the session's lock.
+    setSavedAt: `UPDATE ${messages} SET created_at = $4::timestamptz
+      WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
     snapshotState: `SELECT
         (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1) AS upto_seq,
         (SELECT max(seq) FROM ${messages} WHERE session_id = $1) AS last_seq`,
