@@ -1,6 +1,7 @@
 import { InvalidImportLineError, InvalidMessageError, MemoryError } from '../core/errors';
 import { validateMessage, validateMessages } from '../core/message.codec';
 import type { Entry, StoredSnapshot } from '../core/memory.interface';
+import { batchSavedAt } from '../core/saved-at';
 import { assertMetaEntry } from '../core/session-meta';
 import { assertSessionId } from '../core/session-id';
 import { unstorableTextReason } from '../core/storable-text';
@@ -83,8 +84,8 @@ function decodeSnapshot(value: unknown, bad: LineError): StoredSnapshot | null {
   const summaryProblem = unstorableTextReason(summary);
   if (summaryProblem) throw bad('snapshot.summary', summaryProblem);
   if (!Number.isSafeInteger(upTo)) throw bad('snapshot.upTo', 'must be a whole number (a cursor)');
-  if (createdAt !== undefined && !isIsoTime(createdAt)) {
-    throw bad('snapshot.createdAt', 'must be an ISO 8601 time');
+  if (createdAt !== undefined) {
+    rethrowAs(bad, 'snapshot.createdAt', () => assertIsoTime(createdAt));
   }
   const snapshot: StoredSnapshot = {
     summary,
@@ -113,9 +114,7 @@ function decodeEntries(value: unknown, bad: LineError): Entry[] {
       throw bad(`${path}.cursor`, `must be above the previous entry's cursor (${previous})`);
     }
     previous = cursor as number;
-    if (savedAt !== undefined && !isIsoTime(savedAt)) {
-      throw bad(`${path}.savedAt`, 'must be an ISO 8601 time, or left out when unknown');
-    }
+    if (savedAt !== undefined) rethrowAs(bad, `${path}.savedAt`, () => assertIsoTime(savedAt));
     const entry: Entry = {
       cursor: cursor as number,
       message: rethrowAs(bad, `${path}.message`, () => validateMessage(message, `${path}.message`)),
@@ -141,11 +140,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** A string `Date` reads as a time, written the way `toISOString` writes (date, `T`, time, zone). */
-function isIsoTime(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
-    !Number.isNaN(Date.parse(value))
-  );
+/** The check `save` applies to `SaveOptions.savedAt`: an ISO 8601 date and time with a zone. */
+function assertIsoTime(value: unknown): void {
+  batchSavedAt({ savedAt: value as string }, () => new Date());
 }

@@ -1,8 +1,8 @@
 /**
  * Moving sessions between stores: every pair of the four backends (in-process, JSON files,
  * PostgreSQL, NATS), exported as JSON Lines from one and imported into the other, keeps every
- * message (tool calls, images, reasoning, provider data), their order, the snapshot with its
- * pinned messages, and the metadata; importing again stores nothing twice.
+ * message (tool calls, images, reasoning, provider data), their order and save times, the
+ * snapshot with its pinned messages, and the metadata; importing again stores nothing twice.
  */
 import {
   exportSessions,
@@ -93,7 +93,8 @@ async function collect(lines: AsyncIterable<string>): Promise<string[]> {
 
 /**
  * A session's line without what belongs to the store rather than to the session: cursors become
- * positions, the snapshot's cursor the number of messages it covers, and the times go.
+ * positions, the snapshot's cursor the number of messages it covers, and its time goes. Each
+ * entry's `savedAt` stays: it moves with the message.
  */
 function portable(line: string): unknown {
   const session = JSON.parse(line) as SessionLine;
@@ -107,6 +108,7 @@ function portable(line: string): unknown {
       covers: session.entries.filter((entry) => entry.cursor <= upTo!).length,
     },
     messages: session.entries.map((entry) => entry.message),
+    savedAt: session.entries.map((entry) => entry.savedAt),
   };
 }
 
@@ -145,7 +147,13 @@ describe('export and import between every pair of backends', () => {
           covers: 5,
         },
         messages: JSON.parse(JSON.stringify([...richMessages(), ...conversation(2, 10)])),
+        savedAt: expect.any(Array),
       });
+      const times = (alpha as { savedAt: (string | undefined)[] }).savedAt;
+      // Every store dates each batch; the four batches keep four times, shared within a batch.
+      expect(times.every((time) => typeof time === 'string')).toBe(true);
+      expect(times[0]).toBe(times[1]);
+      expect(times[2]).toBe(times[4]);
     }
   });
 
