@@ -3,6 +3,7 @@
  * per capability, all run by `describeBackendConformance('postgres', postgresHarness())` in each
  * backend's spec file.
  */
+import { describeEraseConformance } from './erase.conformance';
 import { describeErrorConformance } from './errors.conformance';
 import { useConformanceBackends, type ConformanceHarness } from './harness';
 import { describeLogConformance } from './log.conformance';
@@ -20,5 +21,6 @@ export function describeBackendConformance(name: string, harness: ConformanceHar
     describeSavedAtConformance(ctx);
     describeMetadataListingConformance(ctx);
     describeErrorConformance(ctx);
+    describeEraseConformance(ctx);
   });
 }

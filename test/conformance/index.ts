@@ -6,6 +6,7 @@
 export * from './backend.conformance';
 export * from './backends';
 export * from './compaction.conformance';
+export * from './erase.conformance';
 export * from './errors.conformance';
 export * from './fixtures';
 export * from './harness';
@@ -16,4 +17,5 @@ export * from './saved-at.conformance';
 export * from './snapshots.conformance';
 export * from './vector-store.conformance';
 export * from './processes.conformance';
+export * from './audit-log.conformance';
 export * from './retention.conformance';

@@ -316,11 +316,13 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
     const doc = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
+        '/api/audit',
         '/api/compactions/{jobId}',
         '/api/context-tokens',
         '/api/export',
         '/api/import',
         '/api/info',
+        '/api/resources/{resource}',
         '/api/retention',
         '/api/retention/sweep',
         '/api/sessions',

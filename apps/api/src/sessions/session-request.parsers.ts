@@ -48,13 +48,26 @@ function optionalInteger(query: Query, name: string, min: number, max: number): 
   return parsed;
 }
 
-/** `GET /api/sessions?limit&after&search`. @throws ApiHttpError 400 naming the bad parameter. */
+/** `GET /api/sessions?limit&after&search&resource`. @throws ApiHttpError 400 naming the bad parameter. */
 export function parseListQuery(query: Query): ListSessionsQuery {
   return {
     limit: optionalInteger(query, 'limit', 1, MAX_LIST_LIMIT),
     after: optionalString(query, 'after', MAX_TOKEN_LENGTH),
     search: optionalString(query, 'search', MAX_SEARCH_LENGTH),
+    resource: optionalString(query, 'resource', MAX_META_VALUE_LENGTH),
   };
+}
+
+/**
+ * The `:resource` of `DELETE /api/resources/:resource` (the value of the sessions' `resource`
+ * meta, so no longer than a meta value); the store checks the rest (empty, NUL, lone surrogates).
+ * @throws ApiHttpError 400 naming `resource`.
+ */
+export function parseResource(resource: string): string {
+  if (resource.length > MAX_META_VALUE_LENGTH) {
+    throw invalidField('INVALID_QUERY', 'resource', `at most ${MAX_META_VALUE_LENGTH} characters`);
+  }
+  return resource;
 }
 
 /** `GET /api/sessions/:id/messages?after&limit`: `after` is a cursor (exclusive). */

@@ -40,6 +40,15 @@ export class InMemoryCompactionJobStore implements CompactionJobStore {
     return true;
   }
 
+  async deleteForSessions(sessionIds: readonly string[]): Promise<number> {
+    const gone = new Set(sessionIds);
+    let deleted = 0;
+    for (const [id, job] of this.jobs) {
+      if (gone.has(job.sessionId) && this.jobs.delete(id)) deleted++;
+    }
+    return deleted;
+  }
+
   async get(jobId: string): Promise<StoredCompactionJob | null> {
     const job = this.jobs.get(jobId);
     return job ? structuredClone(job) : null;

@@ -48,6 +48,11 @@ export interface CompactionJobStore {
   claim?(job: StoredCompactionJob, now: number): Promise<boolean>;
   /** The job with that id, or null. `jobId` is already checked to be a UUID-like token. */
   get(jobId: string): Promise<StoredCompactionJob | null>;
+  /**
+   * Deletes every job of these sessions (what erasing a resource does: a job's result holds the
+   * summary it wrote). Resolves with how many it deleted.
+   */
+  deleteForSessions(sessionIds: readonly string[]): Promise<number>;
 }
 
 /**

@@ -77,6 +77,22 @@ export class JsonFileCompactionJobStore implements CompactionJobStore {
     }
   }
 
+  /** Reads every job file (there is no index by session) and deletes those of `sessionIds`. */
+  async deleteForSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const gone = new Set(sessionIds);
+    const names = await readdir(this.options.dir).catch(() => [] as string[]);
+    let deleted = 0;
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      const job = await this.get(name.slice(0, -'.json'.length)).catch(() => null);
+      if (!job || !gone.has(job.sessionId)) continue;
+      await unlink(this.path(job.id)).catch(() => undefined);
+      deleted++;
+    }
+    return deleted;
+  }
+
   private folder(): Promise<unknown> {
     this.ready ??= mkdir(this.options.dir, { recursive: true });
     return this.ready;

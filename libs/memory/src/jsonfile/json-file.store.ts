@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
+import type { ErasedSession } from '../core/resource-erase';
 import { deepFreeze } from '../core/deep-freeze';
 import { IdempotencyKeyReusedError, SessionTooLargeError } from '../core/errors';
 import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
@@ -276,6 +277,29 @@ export class JsonFileMemory implements SessionStore {
         if (!(await exists(dirname(this.path)))) return;
         await withFileLock(this.sessionId, this.path, () => this.files.remove(this.path));
         await this.noteWritten();
+      }),
+    );
+  }
+
+  /**
+   * Removes the session's files when `belongs(meta)` holds for the session as stored now, reading
+   * and removing under the same locks as a save, so no save lands between the check and the removal.
+   * @returns the messages it kept, or null when there was no session or it does not belong.
+   */
+  async eraseIf(
+    belongs: (meta: Readonly<Record<string, string>>) => boolean,
+  ): Promise<ErasedSession> {
+    return this.files.serialize(this.path, () =>
+      asFileStoreErrors('erase', this.sessionId, async () => {
+        if (!(await exists(dirname(this.path)))) return null;
+        const erased = await withFileLock(this.sessionId, this.path, async () => {
+          const state = await this.files.load(this.sessionId, this.path);
+          if (state.form === 'none' || !belongs(state.meta)) return null;
+          await this.files.remove(this.path);
+          return { messages: Math.max(0, state.saved - state.from + 1) };
+        });
+        if (erased) await this.noteWritten();
+        return erased;
       }),
     );
   }

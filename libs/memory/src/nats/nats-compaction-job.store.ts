@@ -65,6 +65,23 @@ export async function natsCompactionJobStore(
     async get(jobId) {
       return (await read(jobId)).job;
     },
+    // KV has no index by session: every job is read (the bucket's max age keeps it small).
+    async deleteForSessions(sessionIds) {
+      if (sessionIds.length === 0) return 0;
+      const gone = new Set(sessionIds);
+      const keys: string[] = [];
+      await natsRequest('list compaction jobs', null, async () => {
+        for await (const key of await kv.keys()) keys.push(key);
+      });
+      let deleted = 0;
+      for (const key of keys) {
+        const { job } = await read(key);
+        if (!job || !gone.has(job.sessionId)) continue;
+        await natsRequest('delete a compaction job', job.sessionId, () => kv.purge(key));
+        deleted++;
+      }
+      return deleted;
+    },
   };
 
   /** Stores `job` at the revision read unless `refuse` says no; a write in between means a re-read. */

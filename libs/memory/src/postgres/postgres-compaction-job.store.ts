@@ -106,6 +106,21 @@ export class PostgresCompactionJobStore implements CompactionJobStore {
   }
 
   /** @throws PostgresRequestError when the database does not answer. */
+  async deleteForSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const [row] = (await pgRequest('delete compaction jobs', null, () =>
+      this.dataSource.query(
+        `WITH gone AS (
+           DELETE FROM ${this.table} WHERE job->>'sessionId' = ANY($1::text[]) RETURNING 1
+         )
+         SELECT count(*) AS deleted FROM gone`,
+        [sessionIds],
+      ),
+    )) as [{ deleted: string }];
+    return Number(row.deleted);
+  }
+
+  /** @throws PostgresRequestError when the database does not answer. */
   async get(jobId: string): Promise<StoredCompactionJob | null> {
     const rows = (await pgRequest('read a compaction job', null, () =>
       this.dataSource.query(`SELECT job FROM ${this.table} WHERE job_id = $1`, [jobId]),

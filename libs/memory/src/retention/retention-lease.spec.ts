@@ -114,6 +114,7 @@ describe('the retention sweep lease', () => {
       put: async () => undefined,
       putIfNewer: async () => true,
       get: async () => null,
+      deleteForSessions: async () => 0,
     };
     expect(() => new RetentionLease(legacy, LEASE_MS, now)).toThrow(/claim\(\)/);
   });

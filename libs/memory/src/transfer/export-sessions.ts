@@ -1,10 +1,7 @@
-import { MAX_LIST_LIMIT, type MemoryBackend } from '../core/backend.interface';
+import { MAX_LIST_LIMIT, RESOURCE_META_KEY, type MemoryBackend } from '../core/backend.interface';
 import type { CallOptions } from '../core/memory.interface';
 import { encodeSessionLine, type SessionLine } from './session-line';
 import { readWholeLog } from './whole-log';
-
-/** The session meta key that names a session's resource (such as the user), as recall reads it. */
-export const RESOURCE_META_KEY = 'resource';
 
 /** Sessions listed per page while exporting: the most a backend gives at once. */
 const LIST_PAGE_SIZE = MAX_LIST_LIMIT;
@@ -32,8 +29,10 @@ export async function* exportSessions(
     const page = await backend.list({
       limit: LIST_PAGE_SIZE,
       ...(after !== undefined ? { after } : {}),
+      ...(opts.resource !== undefined ? { resource: opts.resource } : {}),
     });
     for (const info of page.items) {
+      // Checked again here: a custom backend that ignores the filter must not leak other resources.
       if (opts.resource !== undefined && info.meta[RESOURCE_META_KEY] !== opts.resource) continue;
       const session = await readSessionLine(backend, info.id, opts);
       if (session) yield encodeSessionLine(session);

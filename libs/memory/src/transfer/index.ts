@@ -1,9 +1,4 @@
-export {
-  RESOURCE_META_KEY,
-  exportSessions,
-  readSessionLine,
-  type ExportSessionsOptions,
-} from './export-sessions';
+export { exportSessions, readSessionLine, type ExportSessionsOptions } from './export-sessions';
 export {
   DEFAULT_MAX_IMPORT_LINE_BYTES,
   importSession,
