@@ -4,6 +4,7 @@
  * body is read as a stream behind the token gate (no JSON parser limit applies to it), and a bad
  * line or a conflicting session is answered with the line and field it concerns.
  */
+import { createHash } from 'node:crypto';
 import { userText, assistantText, useTestServer, type TestServer } from './support/api-test-server';
 
 const NDJSON = 'application/x-ndjson';
@@ -133,5 +134,28 @@ describe('moving sessions between two servers', () => {
     expect(anonymous.status).toBe(401);
     expect((await target.request('/api/export', { token: null })).status).toBe(401);
     expect((await target.request('/api/export?resource=')).status).toBe(400);
+  });
+});
+
+describe('roles', () => {
+  const VIEWER = 'e2e-transfer-viewer-token-0123456789';
+  const hash = createHash('sha256').update(VIEWER).digest('hex');
+  const api = useTestServer('simple', { MEMORY_ADMIN_TOKENS: `reader viewer sha256:${hash}` });
+
+  it('lets a viewer export and refuses its import before reading the body, storing nothing', async () => {
+    expect((await api.request('/api/export', { token: VIEWER })).status).toBe(200);
+    const line = JSON.stringify({
+      id: 'by-viewer',
+      entries: [{ cursor: 1, message: userText('x') }],
+    });
+    const refused = await api.request('/api/import', {
+      method: 'POST',
+      token: VIEWER,
+      body: line,
+      headers: { 'content-type': NDJSON },
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'FORBIDDEN_ROLE' });
+    expect((await api.request('/api/sessions/by-viewer')).status).toBe(404);
   });
 });
