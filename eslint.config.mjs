@@ -48,8 +48,9 @@ const LAYERS = {
   'ai-sdk': ['core'],
   langchain: ['core'],
   'openai-agents': ['core'],
+  transfer: ['core'],
   retention: ['core', 'compaction'],
-  cli: ['core', 'postgres'],
+  cli: ['core', 'postgres', 'jsonfile', 'nats', 'transfer'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
 };

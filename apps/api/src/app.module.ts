@@ -23,6 +23,7 @@ import {
   type MemoryBackend,
 } from '@agent-memory/memory';
 import { DashboardStaticModule } from './dashboard/dashboard-static.module';
+import { TransferController } from './transfer/transfer.controller';
 import { ServerInfoController } from './dashboard/server-info.controller';
 import { SessionViewsController } from './dashboard/session-views.controller';
 import { SessionViewsService } from './dashboard/session-views.service';
@@ -122,6 +123,7 @@ export class AppModule {
         HealthController,
         MetricsController,
         AuditController,
+        TransferController,
       ],
       providers,
     };

@@ -319,6 +319,8 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
         '/api/audit',
         '/api/compactions/{jobId}',
         '/api/context-tokens',
+        '/api/export',
+        '/api/import',
         '/api/info',
         '/api/resources/{resource}',
         '/api/retention',

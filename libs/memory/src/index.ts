@@ -1,8 +1,9 @@
 /**
  * `@agent-memory/memory`: the contract, the in-process and JSON-file stores, compaction, the token
- * counter, the defaults and the Nest module. What needs an optional package has an entry point of
- * its own: `/postgres` (`typeorm`, `pg`), `/nats` (`nats`), `/health` (`@nestjs/terminus`), `/rag`
- * (semantic recall) and `/observability` (tracing), so importing this never loads a driver.
+ * counter, JSON Lines export and import, the defaults and the Nest module. What needs an optional
+ * package has an entry point of its own: `/postgres` (`typeorm`, `pg`), `/nats` (`nats`), `/health`
+ * (`@nestjs/terminus`), `/rag` (semantic recall) and `/observability` (tracing), so importing this
+ * never loads a driver.
  */
 export * from './core';
 export * from './simple';
@@ -10,4 +11,5 @@ export * from './jsonfile';
 export * from './compaction';
 export * from './retention';
 export * from './tokens';
+export * from './transfer';
 export * from './nest';

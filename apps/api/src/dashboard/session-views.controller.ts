@@ -97,18 +97,32 @@ export class SessionViewsController {
     await this.views.clear(id);
   }
 
-  /** The whole session (log, snapshot, meta) as a JSON or Markdown download. */
+  /**
+   * The whole session (log, snapshot, meta) as a JSON or Markdown download, or as the one line
+   * `POST /api/import` takes (`jsonl`).
+   */
   @Get('sessions/:id/export')
-  @ApiQuery({ name: 'format', required: false, enum: ['json', 'md'], description: 'default json' })
-  @ApiProduces('application/json', 'text/markdown')
+  @ApiQuery({
+    name: 'format',
+    required: false,
+    enum: ['json', 'md', 'jsonl'],
+    description: 'default json',
+  })
+  @ApiProduces('application/json', 'text/markdown', 'application/x-ndjson')
   async export(
     @Param('id') id: string,
     @Query('format') format: unknown,
     @Res() res: Response,
   ): Promise<void> {
     const kind = format === undefined || format === '' ? 'json' : format;
-    if (kind !== 'json' && kind !== 'md') {
-      throw invalidField('INVALID_QUERY', 'format', 'must be json or md');
+    if (kind !== 'json' && kind !== 'md' && kind !== 'jsonl') {
+      throw invalidField('INVALID_QUERY', 'format', 'must be json, md or jsonl');
+    }
+    if (kind === 'jsonl') {
+      const line = await this.views.exportLine(id);
+      res.setHeader('content-disposition', `attachment; filename="${id}.jsonl"`);
+      res.type('application/x-ndjson; charset=utf-8').send(line);
+      return;
     }
     const doc = await this.views.export(id);
     res.setHeader('content-disposition', `attachment; filename="${id}.${kind}"`);

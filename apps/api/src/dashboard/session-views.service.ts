@@ -4,9 +4,12 @@ import {
   MEMORY_BACKEND,
   TokenCounter,
   contextMessages,
+  encodeSessionLine,
+  readSessionLine,
   summaryMessages,
   type MemoryBackend,
 } from '@agent-memory/memory';
+import { ApiHttpError } from '../errors/api-http.error';
 import { SessionsService } from '../sessions/sessions.service';
 import type {
   ContextMessage,
@@ -111,6 +114,16 @@ export class SessionViewsService {
     const store = await this.backend.open(sessionId);
     await store.clear();
     await this.sessions.forgetLastCompaction(sessionId);
+  }
+
+  /** The session as one line of JSON Lines, as `POST /api/import` takes it. @throws ApiHttpError 404. */
+  async exportLine(sessionId: string): Promise<string> {
+    await this.sessions.info(sessionId);
+    const line = await readSessionLine(this.backend, sessionId);
+    if (!line) {
+      throw new ApiHttpError(404, 'SESSION_NOT_FOUND', `session "${sessionId}" was just deleted`);
+    }
+    return encodeSessionLine(line);
   }
 
   /** The whole session: info, snapshot and the kept log. @throws ApiHttpError 404. */

@@ -5,30 +5,47 @@
  *
  *   agent-memory migrate [--url <postgres://…>] [--table <name|schema.name>]
  *   agent-memory status  [--url <postgres://…>] [--table <name|schema.name>]
+ *   agent-memory export  [store flags] [--resource <name>]  > sessions.jsonl
+ *   agent-memory import  [store flags]                      < sessions.jsonl
  *
  * `--url` defaults to DATABASE_URL, `--table` to MEMORY_PG_TABLE, else `conversation_memory`.
  * `migrate` applies the pending memory migrations (idempotent; several at once wait on an advisory
  * lock) and exits 0. `status` says whether migrations are pending and what is missing, and
- * exits 0 when the store can serve, 3 when migrations are pending. Bad usage exits 2, a failure 1.
+ * exits 0 when the store can serve, 3 when migrations are pending. `export` writes every session
+ * as JSON Lines on stdout, `import` reads them from stdin and prints `{"imported","skipped"}`
+ * (see docs/operations.md, "Move between stores"); the store is chosen by `--backend`, `--dir`,
+ * `--url`, `--table`, `--nats-url`, `--bucket`, each defaulting to the server's variable. Bad
+ * usage exits 2, a failure 1.
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MEMORY_TABLE } from '../postgres/memory-table-names';
 import { memorySchemaStatus } from '../postgres/memory-schema';
 import { MemoryMigrationDataSource } from '../postgres/migrations/memory-migration.data-source';
+import { UsageError } from './cli-usage.error';
+import { chooseTransferBackend, type TransferBackendChoice } from './transfer-backend';
+import { runExport, runImport } from './transfer-commands';
 
 const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--table <name|schema.name>]
-  --url    the PostgreSQL database (default: DATABASE_URL)
-  --table  the messages table, name or schema.name (default: MEMORY_PG_TABLE, else ${DEFAULT_MEMORY_TABLE})`;
+       agent-memory export [store] [--resource <name>]   (JSON Lines on stdout)
+       agent-memory import [store]                       (JSON Lines from stdin)
+  --url       the PostgreSQL database (default: DATABASE_URL)
+  --table     the messages table, name or schema.name (default: MEMORY_PG_TABLE, else ${DEFAULT_MEMORY_TABLE})
+ store (export, import):
+  --backend   jsonfile, postgres or nats (default: MEMORY_BACKEND, else postgres when a URL is set)
+  --dir       the jsonfile folder (default: MEMORY_DIR)
+  --nats-url  the NATS server (default: NATS_URL)
+  --bucket    the NATS KV bucket (default: MEMORY_NATS_BUCKET, else agent_memory)
+  --resource  export only the sessions whose resource meta is this`;
 
-/** A mistake in how the command was called: the usage follows the message. */
-class UsageError extends Error {}
+type Invocation =
+  | { command: 'migrate' | 'status'; url: string; table: string | undefined }
+  | { command: 'export'; store: TransferBackendChoice; resource: string | undefined }
+  | { command: 'import'; store: TransferBackendChoice };
 
-interface Invocation {
-  command: 'migrate' | 'status';
-  url: string;
-  table: string | undefined;
-}
+const COMMANDS = ['migrate', 'status', 'export', 'import'] as const;
+const isCommand = (name: string | undefined): name is Invocation['command'] =>
+  (COMMANDS as readonly (string | undefined)[]).includes(name);
 
 function parse(argv: string[]): Invocation | 'help' {
   const { positionals, values } = parseArgs({
@@ -37,15 +54,28 @@ function parse(argv: string[]): Invocation | 'help' {
     options: {
       url: { type: 'string' },
       table: { type: 'string' },
+      backend: { type: 'string' },
+      dir: { type: 'string' },
+      'nats-url': { type: 'string' },
+      bucket: { type: 'string' },
+      resource: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return 'help';
   const [command, ...rest] = positionals;
-  if (command !== 'migrate' && command !== 'status') {
+  if (!isCommand(command)) {
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (command === 'export' || command === 'import') {
+    const store = chooseTransferBackend(values, process.env);
+    if (command === 'import') {
+      if (values.resource !== undefined) throw new UsageError('--resource is for export only');
+      return { command, store };
+    }
+    return { command, store, resource: values.resource };
+  }
   const url = values.url ?? process.env.DATABASE_URL;
   if (!url) {
     throw new UsageError('no database: pass --url postgres://… or set DATABASE_URL');
@@ -53,7 +83,16 @@ function parse(argv: string[]): Invocation | 'help' {
   return { command, url, table: values.table ?? (process.env.MEMORY_PG_TABLE || undefined) };
 }
 
-async function run({ command, url, table }: Invocation): Promise<number> {
+async function run(invocation: Invocation): Promise<number> {
+  if (invocation.command === 'export') {
+    await runExport(invocation.store, invocation.resource);
+    return 0;
+  }
+  if (invocation.command === 'import') {
+    console.log(JSON.stringify(await runImport(invocation.store)));
+    return 0;
+  }
+  const { command, url, table } = invocation;
   const dataSource = await new MemoryMigrationDataSource(
     { url, connectTimeoutMS: 10_000 },
     table,

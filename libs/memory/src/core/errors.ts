@@ -35,7 +35,9 @@ export type MemoryErrorCode =
   | 'COMPACTION_SHUTDOWN'
   | 'COMPACTION_UNANSWERED'
   | 'STORAGE_FULL'
-  | 'IDEMPOTENCY_KEY_REUSED';
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'INVALID_IMPORT_LINE'
+  | 'IMPORT_CONFLICT';
 
 /** The base of the library's errors: `code` says which one, the message says what and why. */
 export abstract class MemoryError extends Error {
@@ -319,6 +321,42 @@ export class IdempotencyKeyReusedError extends MemoryError {
     super(
       `idempotency key "${idempotencyKey}" of session "${session}" was already used for other ` +
         'messages; nothing was stored (use a new key for new content)',
+    );
+  }
+}
+
+/**
+ * A line of a JSON Lines import that is not a session: bad JSON, a missing or malformed field, or
+ * a line over the length limit. Sessions on earlier lines were imported; nothing of this one was.
+ */
+export class InvalidImportLineError extends MemoryError {
+  readonly code = 'INVALID_IMPORT_LINE';
+  constructor(
+    /** The line's number in the input, from 1. */
+    readonly line: number,
+    /** The field at fault, such as `entries[2].message.role`, or `(line)` for the line itself. */
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`import line ${line}, field ${field}: ${reason}`);
+  }
+}
+
+/**
+ * An imported session that the target store already holds with other content (other messages,
+ * or another snapshot): it was left as it is. Sessions on earlier lines were imported.
+ */
+export class ImportConflictError extends MemoryError {
+  readonly code = 'IMPORT_CONFLICT';
+  constructor(
+    readonly session: string,
+    /** The line's number in the input, from 1. */
+    readonly line: number,
+    reason: string,
+  ) {
+    super(
+      `import line ${line}: session "${session}" already exists with other content (${reason}); ` +
+        'it was left unchanged (delete it or import into another store)',
     );
   }
 }

@@ -1,0 +1,101 @@
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Logger,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  MEMORY_BACKEND,
+  exportSessions,
+  importSessions,
+  type ImportResult,
+  type MemoryBackend,
+} from '@agent-memory/memory';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { ApiErrorDto } from '../errors/api-error.dto';
+import { invalidField } from '../errors/api-http.error';
+import { MAX_IMPORT_LINE_BYTES, NDJSON, importRequestBody } from './import-request-body';
+
+/** Moving sessions between stores: every session out as JSON Lines, JSON Lines in. */
+@ApiTags('transfer')
+@ApiBearerAuth()
+@ApiUnauthorizedResponse({ type: ApiErrorDto, description: 'missing or wrong bearer token' })
+@UseGuards(AdminTokenGuard)
+@Controller('api')
+export class TransferController {
+  private readonly logger = new Logger(TransferController.name);
+
+  constructor(@Inject(MEMORY_BACKEND) private readonly backend: MemoryBackend) {}
+
+  /**
+   * Every session (or one resource's) as JSON Lines, streamed as the client reads: a failure
+   * before the first line is a JSON error; one after it cuts the response short.
+   */
+  @Get('export')
+  @ApiQuery({ name: 'resource', required: false, description: "only this resource's sessions" })
+  @ApiProduces(NDJSON)
+  @ApiOkResponse({ description: 'one session a line: `{ id, meta, snapshot, entries }`' })
+  async export(@Query('resource') resource: unknown, @Res() res: Response): Promise<void> {
+    if (resource !== undefined && (typeof resource !== 'string' || resource === '')) {
+      throw invalidField('INVALID_QUERY', 'resource', 'give one non-empty resource');
+    }
+    const stop = new AbortController();
+    // Closed: finished, or the client went away; either way nothing more is read.
+    res.once('close', () => stop.abort());
+    const lines = exportSessions(this.backend, {
+      signal: stop.signal,
+      ...(resource !== undefined ? { resource } : {}),
+    });
+    // The first line is read before the headers go, so a store that is down answers 503.
+    const first = await lines.next();
+    res.setHeader('content-disposition', 'attachment; filename="sessions.jsonl"');
+    res.type(`${NDJSON}; charset=utf-8`);
+    async function* all(): AsyncGenerator<string> {
+      if (!first.done) yield first.value;
+      yield* lines;
+    }
+    await pipeline(Readable.from(all()), res).catch((error: unknown) => {
+      // The status is sent: cutting the response short is how the client learns of a failure.
+      // A client that went away (the response closed first) is no failure of ours.
+      if (!stop.signal.aborted) {
+        this.logger.warn(
+          `export cut short: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      res.destroy();
+    });
+  }
+
+  /**
+   * JSON Lines into the store, read a line at a time as the body arrives; idempotent (a session
+   * the store already holds is skipped). A bad line stops the import there: the sessions before
+   * it stay imported, and sending the same body again completes it.
+   */
+  @Post('import')
+  @HttpCode(200)
+  @ApiConsumes(NDJSON)
+  @ApiOkResponse({ description: '`{ imported, skipped }`' })
+  importSessions(@Req() req: Request): Promise<ImportResult> {
+    return importSessions(this.backend, importRequestBody(req), {
+      maxLineBytes: MAX_IMPORT_LINE_BYTES,
+    });
+  }
+}

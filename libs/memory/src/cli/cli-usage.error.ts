@@ -1,0 +1,2 @@
+/** A mistake in how the command was called: the usage follows the message, exit code 2. */
+export class UsageError extends Error {}
