@@ -35,6 +35,7 @@ import {
 } from '../core/snapshot';
 import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf } from './save-groups';
+import { LockFreeGuess } from './lock-free-guess';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
@@ -102,6 +103,8 @@ export interface PostgresMemoryOptions {
  */
 export class PostgresMemory implements SessionStore {
   private readonly sql: ReturnType<typeof statements>;
+  /** Whether a save should first try the session's lock without waiting (see `insert`). */
+  private readonly lockFreeGuess = new LockFreeGuess();
 
   private constructor(
     readonly dataSource: DataSource,
@@ -138,13 +141,24 @@ export class PostgresMemory implements SessionStore {
 
   /**
    * Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending.
-   * Resolves once they are durable. One call of the save procedure: with `earlyLockRelease`, a
-   * save that had to wait commits early and waits for its flush inside the same call.
+   * Resolves once they are durable. First one plain statement that takes the lock only if it is
+   * free (a lone writer: the common case), and otherwise one call of the save procedure, which
+   * waits for the lock (and, with `earlyLockRelease`, commits early and waits for its flush).
    */
   private async insert(messages: readonly string[]): Promise<number[]> {
+    const batch = jsonArray(messages);
+    if (this.lockFreeGuess.worthTrying()) {
+      const [row] = (await this.query(this.sql.saveIfLockFree, [this.sessionId, batch])) as [
+        { locked: boolean; seqs: string[] | null },
+      ];
+      this.lockFreeGuess.tried(row.locked);
+      if (row.locked) return ascendingSeqs(row.seqs ?? []);
+    } else {
+      this.lockFreeGuess.skipped();
+    }
     const rows = (await this.query(this.sql.saveCall, [
       this.sessionId,
-      jsonArray(messages),
+      batch,
       this.opts.earlyLockRelease ?? true,
     ])) as { seqs: string[] }[];
     return ascendingSeqs(rows[0]?.seqs ?? []);
@@ -370,11 +384,41 @@ function savedRange(seqs: readonly number[]): SaveResult {
 function statements(names: MemoryTableNames) {
   const { messages, snapshots, sessions, functions } = names;
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
+  const tryLock = `pg_try_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   return {
     // The save: see the CreateSaveProcedure migration. With early release ($3) it may commit in
     // the middle, so it then runs outside a transaction; a keyed save's transaction calls it
     // without.
     saveCall: `CALL ${functions.save}($1, $2::jsonb, $3)`,
+    // The lone writer's save, the procedure's work as one plain statement (no CALL, no plpgsql):
+    // the lock is tried once (a materialised CTE, evaluated before either insert reads it), and
+    // only when it was free are the counters upserted and the rows inserted, in the batch's
+    // order, then committed as usual: durable before it answers, seqs in commit order. `locked`
+    // false: nothing was written, another writer holds the lock (or the procedure is missing);
+    // the caller then goes through the procedure, which waits for it (or fails as not migrated,
+    // so a save never succeeds only when uncontended). `own_insert` tells the insert trigger
+    // these rows are counted here.
+    saveIfLockFree: `WITH lock AS MATERIALIZED (
+        SELECT to_regprocedure('${functions.save}(text,jsonb,boolean,bigint[])') IS NOT NULL
+          AND ${tryLock} AS ok,
+          set_config('agent_memory.own_insert', 'on', true) AS own
+      ),
+      counted AS (
+        INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
+        SELECT $1, n, n, ${NOW_MS} FROM lock, jsonb_array_length($2::jsonb) AS n WHERE lock.ok
+        ON CONFLICT (session_id) DO UPDATE
+          SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
+              updated_at = excluded.updated_at
+      ),
+      added AS (
+        INSERT INTO ${messages} (session_id, message)
+        SELECT $1, b.message
+        FROM lock, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS b(message, ord)
+        WHERE lock.ok
+        ORDER BY b.ord
+        RETURNING seq
+      )
+      SELECT (SELECT ok FROM lock) AS locked, (SELECT array_agg(seq ORDER BY seq) FROM added) AS seqs`,
     // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
     lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
       VALUES ($1, ${NOW_MS})
