@@ -46,6 +46,7 @@ const LAYERS = {
   openai: ['core'],
   'ai-sdk': ['core'],
   langchain: ['core'],
+  retention: ['core', 'compaction'],
   cli: ['core', 'postgres'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],

@@ -33,6 +33,20 @@ export interface SessionDetail extends SessionInfo {
   lastCompaction: CompactionJob | null;
 }
 
+/** `DELETE /api/resources/:resource`: what erasing one resource's data removed. */
+export interface EraseReceipt {
+  /** The resource erased: the `resource` meta value its sessions had. */
+  resource: string;
+  /** Sessions removed, each with its messages, snapshot, metadata, idempotency keys and compaction jobs. */
+  sessions: number;
+  /** Messages removed (those the sessions still kept). */
+  messages: number;
+  /** Recall vectors removed (0 without recall). */
+  vectors: number;
+  /** ISO 8601 time the erase finished. */
+  erasedAt: string;
+}
+
 /** One message of `GET /api/sessions/:id/messages`; `covered` when `cursor <= snapshot.upTo`. */
 export interface CoveredEntry extends Entry {
   covered: boolean;
@@ -92,6 +106,47 @@ export interface ServerInfo {
     topK: number;
     scope: 'session' | 'resource';
   } | null;
+  /** The token this request was signed in with. */
+  token: TokenIdentity;
+}
+
+/**
+ * What an admin token may do: `viewer` reads; `operator` also appends messages, edits metadata,
+ * compacts and clears; `admin` may do everything (delete, erase, import, retention, audit log).
+ */
+export type AdminRole = 'viewer' | 'operator' | 'admin';
+
+/** Who a bearer token is: its configured name and role (`MEMORY_ADMIN_TOKEN` is `admin`, an admin). */
+export interface TokenIdentity {
+  name: string;
+  role: AdminRole;
+}
+
+/** One change made through the admin API, as `GET /api/audit` lists it. */
+export interface AuditEntryView {
+  /** Opaque, unique; `GET /api/audit?after=<id>` continues after it. */
+  id: string;
+  /** When the request finished, ISO 8601. */
+  at: string;
+  /** The token's name and role. */
+  actor: TokenIdentity;
+  /** HTTP method and route pattern, such as `DELETE /api/sessions/:id`. */
+  action: string;
+  /** The session the route names (`:id`), or null. */
+  sessionId: string | null;
+  /** The resource the route names (`:resource`), or null. */
+  resource: string | null;
+  /** The answer's status code. */
+  status: number;
+  /** The error's `code` when the change was refused or failed, else null. */
+  code: string | null;
+}
+
+/** `GET /api/audit`: newest first. */
+export interface AuditPage {
+  items: AuditEntryView[];
+  /** Pass as `after` for the next page; null on the last one. */
+  next: string | null;
 }
 
 /** One message of `GET /api/sessions/:id/transcript`: a `CoveredEntry` with its token count. */

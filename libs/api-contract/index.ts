@@ -5,3 +5,4 @@
  */
 export type * from './admin-api.types';
 export type * from './recall-api.types';
+export type * from './retention-api.types';

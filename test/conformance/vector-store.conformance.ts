@@ -68,13 +68,15 @@ export function describeVectorStoreConformance(name: string, factory: VectorStor
       expect(await ids({})).toHaveLength(5);
     });
 
-    it('delete removes what the filter matches and refuses an empty filter', async () => {
+    it('delete removes what the filter matches, counts it, and refuses an empty filter', async () => {
       await store.upsert([
         rec('a1', [1, 0, 0], { session: 'a', cursor: 1 }),
+        rec('a2', [0, 1, 0], { session: 'a', cursor: 2 }),
         rec('b1', [1, 0, 0], { session: 'b', cursor: 7 }),
       ]);
       await expect(store.delete({})).rejects.toThrow(RangeError);
-      await store.delete({ session: 'a' });
+      expect(await store.delete({ session: 'a' })).toBe(2);
+      expect(await store.delete({ session: 'a' })).toBe(0);
       expect((await store.query([1, 0, 0], 10)).map((h) => h.id)).toEqual(['b1']);
       expect(await store.lastCursor('a')).toBeNull();
       expect(await store.lastCursor('b')).toBe(7);

@@ -12,7 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN_DIST_DIR, AppModule } from './app.module';
 import { adminAuthGate } from './auth/admin-auth.middleware';
 import { AdminToken } from './auth/admin-token';
+import { AdminTokens } from './auth/admin-tokens';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
+import { RouteRoleTable } from './auth/route-roles';
+import { isChangeMethod } from './auth/admin-role';
+import { AuditRecorder } from './audit/audit-recorder';
 import { dashboardScriptHashes } from './dashboard/inline-script-hashes';
 import { verifyJsonBodyShape } from './body/json-body-shape';
 import { bodyParseErrors } from './errors/body-parse.errors';
@@ -38,10 +42,16 @@ export interface ApiServerOptions {
 export interface ApiServer {
   app: INestApplication;
   config: ApiConfig;
-  token: AdminToken;
+  /**
+   * `MEMORY_ADMIN_TOKEN`, or the random admin token made when no token at all is configured; null
+   * when only named tokens are (`MEMORY_ADMIN_TOKENS`, `MEMORY_ADMIN_TOKENS_FILE`).
+   */
+  token: AdminToken | null;
+  /** Every token the API accepts, with its name and role. */
+  tokens: AdminTokens;
   /** `http://<host>:<port>` once listening. */
   url: string;
-  /** What to open in a browser: the dashboard with the token, `<url>/?token=<token>`. */
+  /** What to open in a browser: the dashboard with the admin token, `<url>/?token=<token>` (`<url>/` without one). */
   dashboardUrl: string;
 }
 
@@ -61,12 +71,16 @@ function serverLogger(config: ApiConfig): LoggerService {
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const config = parseApiConfig(options.env ?? process.env);
-  const token = new AdminToken(config.adminToken);
+  const token =
+    config.adminToken === null && config.namedTokens.length > 0
+      ? null
+      : new AdminToken(config.adminToken);
+  const tokens = new AdminTokens(config.namedTokens, token);
   const adminDistDir = options.adminDistDir ?? ADMIN_DIST_DIR;
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({
       config,
-      token,
+      tokens,
       adminDistDir,
       metrics: new MemoryMetrics(),
     }),
@@ -78,10 +92,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // The dashboard's inline early-load script is allowed by its hash.
   app.use(securityHeaders(dashboardScriptHashes(adminDistDir)));
   app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
+  const audit = app.get(AuditRecorder);
   app.use(
-    adminAuthGate(token, app.get(FailedAuthLimiter), {
+    adminAuthGate(tokens, app.get(FailedAuthLimiter), {
       protectedPrefixes: ['/api', '/metrics'],
       openPrefixes: [...OPEN_API_PATHS],
+      routes: app.get(RouteRoleTable),
+      // Every change that reaches a route is audited, refused or not; reads are not.
+      onRouteReached: (req, res, decision) => {
+        if (isChangeMethod(req.method)) audit.watch(req, res, decision);
+      },
     }),
   );
   // Express's own JSON parser: Nest's `useBodyParser` keeps the `verify` hook for itself.
@@ -105,7 +125,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     app,
     config,
     token,
+    tokens,
     url,
-    dashboardUrl: `${url}/?token=${encodeURIComponent(token.value)}`,
+    dashboardUrl: token ? `${url}/?token=${encodeURIComponent(token.value)}` : `${url}/`,
   };
 }

@@ -1,17 +1,27 @@
 import { DynamicModule, Module, type Provider } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AdminToken } from './auth/admin-token';
+import { auditLogFor } from './audit/audit-log.factory';
+import { AuditController } from './audit/audit.controller';
+import { AUDIT_LOG } from './audit/audit.tokens';
+import { AuditRecorder } from './audit/audit-recorder';
 import { AdminTokenGuard } from './auth/admin-token.guard';
+import { AdminTokens } from './auth/admin-tokens';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
+import { RouteRoleTable } from './auth/route-roles';
 import { CompactionsController } from './compactions/compactions.controller';
 import { CompactionJobsService } from './compactions/compaction-jobs.service';
 import { LastCompactions } from './compactions/last-compactions';
 import type { ApiConfig } from './config/api-config';
 import { API_CONFIG, apiConfigModule } from './config/api-config.module';
-import { MemoryModule, TokenCounter } from '@agent-memory/memory';
+import {
+  MEMORY_BACKEND,
+  MemoryModule,
+  TokenCounter,
+  type MemoryBackend,
+} from '@agent-memory/memory';
 import { DashboardStaticModule } from './dashboard/dashboard-static.module';
 import { ServerInfoController } from './dashboard/server-info.controller';
 import { SessionViewsController } from './dashboard/session-views.controller';
@@ -26,6 +36,10 @@ import { ScrapeTimeMetrics } from './metrics/scrape-time-metrics';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
+import { RetentionController } from './retention/retention.controller';
+import { RetentionService } from './retention/retention.service';
+import { ResourcesController } from './resources/resources.controller';
+import { ResourcesService } from './resources/resources.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -34,7 +48,8 @@ export const ADMIN_DIST_DIR = join(__dirname, '..', '..', 'admin', 'dist');
 
 export interface AppModuleOptions {
   config: ApiConfig;
-  token: AdminToken;
+  /** Every bearer token `/api` accepts, with its name and role. */
+  tokens: AdminTokens;
   /** The dashboard's built files; default {@link ADMIN_DIST_DIR}. */
   adminDistDir?: string;
   /** The server's metrics (one registry per server). */
@@ -51,7 +66,14 @@ export class AppModule {
       : [];
     const lastCompactions = new LastCompactions();
     const providers: Provider[] = [
-      { provide: AdminToken, useValue: options.token },
+      { provide: AdminTokens, useValue: options.tokens },
+      RouteRoleTable,
+      {
+        provide: AUDIT_LOG,
+        inject: [MEMORY_BACKEND, API_CONFIG],
+        useFactory: (backend: MemoryBackend, config: ApiConfig) => auditLogFor(backend, config),
+      },
+      AuditRecorder,
       { provide: LastCompactions, useValue: lastCompactions },
       { provide: MemoryMetrics, useValue: options.metrics },
       MetricsPortServer,
@@ -72,6 +94,8 @@ export class AppModule {
       SessionViewsService,
       CompactionJobsService,
       RecallService,
+      RetentionService,
+      ResourcesService,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
     ];
     return {
@@ -79,6 +103,7 @@ export class AppModule {
       imports: [
         await apiConfigModule(options.config),
         TerminusModule,
+        DiscoveryModule,
         MemoryModule.forRootAsync({
           inject: [API_CONFIG],
           useFactory: (config: ApiConfig) =>
@@ -92,8 +117,11 @@ export class AppModule {
         ServerInfoController,
         CompactionsController,
         RecallController,
+        RetentionController,
+        ResourcesController,
         HealthController,
         MetricsController,
+        AuditController,
       ],
       providers,
     };

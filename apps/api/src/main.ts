@@ -11,13 +11,15 @@ async function main(): Promise<void> {
     logger.log(
       `${server.config.backend} backend; admin API on ${server.url}/api (docs: ${server.url}/api/docs)`,
     );
-    if (server.token.generated) {
+    if (server.token?.generated) {
       // The token is printed on purpose: without MEMORY_ADMIN_TOKEN it is the only way in.
       console.log(
         `MEMORY_ADMIN_TOKEN is not set: made a random token for this run. Open the dashboard at\n${server.dashboardUrl}`,
       );
     } else {
-      console.log(`Dashboard: ${server.url}/ (bearer token from MEMORY_ADMIN_TOKEN)`);
+      console.log(
+        `Dashboard: ${server.url}/ (bearer token from MEMORY_ADMIN_TOKEN or a named token)`,
+      );
     }
   } catch (error) {
     if (error instanceof ConfigValidationError) {

@@ -48,6 +48,7 @@ describe('dashboard routes', () => {
         model: null,
       },
       recall: null,
+      token: { name: 'admin', role: 'admin' },
     });
   });
 

@@ -19,6 +19,7 @@ import {
   type RecallBackend,
 } from '@agent-memory/memory/rag';
 import { AdminToken } from '../src/auth/admin-token';
+import { AdminTokens } from '../src/auth/admin-tokens';
 import { AdminTokenGuard } from '../src/auth/admin-token.guard';
 import type { RecallView } from '@agent-memory/api-contract';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
@@ -188,7 +189,7 @@ describe('GET /api/sessions/:id/recall with recall configured', () => {
       providers: [
         RecallService,
         AdminTokenGuard,
-        { provide: AdminToken, useValue: new AdminToken(TEST_ADMIN_TOKEN) },
+        { provide: AdminTokens, useValue: AdminTokens.only(new AdminToken(TEST_ADMIN_TOKEN)) },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],
     }).compile();

@@ -60,12 +60,29 @@ describe('docker/', () => {
     }
   });
 
-  it('builds the dashboard in the build stage and ships it where the server looks for it', () => {
+  it("builds with the repository's build script, which builds the dashboard and ships it where the server looks for it", () => {
     const dockerfile = readFileSync(join(DOCKER_DIR, 'Dockerfile'), 'utf8');
     const stages = dockerfile.split(/^FROM /m).slice(1);
     const build = stages.find((stage) => /AS build\b/.test(stage))!;
-    expect(build).toMatch(/npm run build:admin/);
-    expect(build).toMatch(/cp -r apps\/admin\/dist dist\/apps\/admin\/dist/);
+    // One build for the image and for a checkout: `npm run build`, not steps copied by hand.
+    expect(build).toMatch(/^RUN npm run build(?![:\w-])/m);
+    expect(build).not.toMatch(/build:admin|\bcp -r|\bfind /);
+    const { scripts } = JSON.parse(
+      readFileSync(join(DOCKER_DIR, '..', 'package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    for (const step of [
+      'nest build memory',
+      'nest build api',
+      'nest build worker',
+      'scripts/build-admin.mjs',
+      'scripts/copy-admin-dist.mjs',
+    ]) {
+      expect(scripts.build).toContain(step);
+    }
+    // Everything the build script reads is copied into the build stage before it runs.
+    for (const source of ['libs', 'apps', 'scripts', 'tsconfig.json', 'nest-cli.json']) {
+      expect(build).toMatch(new RegExp(`^COPY .*\\b${source.replace('.', '\\.')}\\b`, 'm'));
+    }
     // The runtime copies dist/ from the build stage: dist/apps/admin/dist is ADMIN_DIST_DIR
     // (dist/apps/api/src/../../admin/dist) once compiled.
     expect(stages[stages.length - 1]).toMatch(/COPY --from=build \S+ \/app\/dist \.\/dist/);
@@ -305,6 +322,8 @@ describe('docker/', () => {
       const defaulted = new Set(['COMPACTION_NATS_SUBJECT', 'COMPACTION_NATS_QUEUE']);
       /** Semantic recall stays off: its variables are refused without MEMORY_RECALL_EMBEDDER. */
       const recallOff = (name: string) => name.startsWith('MEMORY_RECALL_');
+      /** Retention stays off (an operator chooses how long to keep conversations). */
+      const retentionOff = (name: string) => name.startsWith('MEMORY_RETENTION_');
       const env = envOf(deployment('api').spec.template.spec.containers[0]);
       const missing = API_ENV_VARS.filter(
         (name) =>
@@ -312,7 +331,8 @@ describe('docker/', () => {
           !(name in secrets) &&
           !otherBackends.has(name) &&
           !defaulted.has(name) &&
-          !recallOff(name),
+          !recallOff(name) &&
+          !retentionOff(name),
       );
       expect(Object.keys(env).filter(recallOff)).toEqual([]);
       expect(missing).toEqual([]);

@@ -8,5 +8,6 @@ export * from './core';
 export * from './simple';
 export * from './jsonfile';
 export * from './compaction';
+export * from './retention';
 export * from './tokens';
 export * from './nest';

@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { AuditLog } from '../features/audit/components/audit-log';
 import { SignIn } from '../features/auth/components/sign-in';
 import { storeToken, storedToken, takeTokenFromUrl } from '../features/auth/token-storage';
 import { AppHeader } from '../features/server/components/app-header';
@@ -21,7 +22,11 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
   const SessionPage = loadedSessionPage();
   return (
     <div className="app">
-      <AppHeader onHome={() => navigate({ session: null }, 'push')} onSignOut={onSignOut} />
+      <AppHeader
+        onHome={() => navigate({ session: null, page: 'sessions' }, 'push')}
+        onAuditLog={() => navigate({ session: null, page: 'audit' }, 'push')}
+        onSignOut={onSignOut}
+      />
       <main className="app-main">
         {state.session && SessionPage ? (
           <SessionPage key={state.session} sessionId={state.session} />
@@ -29,6 +34,8 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
           <Suspense fallback={<p className="muted">Loading the session view…</p>}>
             <LazySessionPage key={state.session} sessionId={state.session} />
           </Suspense>
+        ) : state.page === 'audit' ? (
+          <AuditLog onOpen={(session) => navigate({ session, view: 'log' }, 'push')} />
         ) : (
           <SessionsPage />
         )}

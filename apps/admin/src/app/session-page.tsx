@@ -11,6 +11,7 @@ import { ModelViewPanel } from '../features/context/components/model-view';
 import { ManagePanel } from '../features/manage/components/manage-panel';
 import { RecallBox } from '../features/recall/components/recall-box';
 import { useInfo } from '../features/server/api/get-info';
+import { roleAllows, signedInRole } from '../lib/roles';
 import { useSession } from '../features/sessions/api/get-session';
 import { transcriptQueryKey } from '../features/transcript/api/get-transcript';
 import { Transcript } from '../features/transcript/components/transcript';
@@ -31,6 +32,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const client = useQueryClient();
   const session = useSession(sessionId);
   const info = useInfo();
+  const role = signedInRole(info.data);
   const version = session.data?.updatedAt ?? '';
   const totals = useSessionContext(sessionId, false, version, version !== '');
   const modelView = state.view === 'model';
@@ -205,6 +207,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               sessionId={sessionId}
               summarizer={summarizer}
               lastCompaction={detail?.lastCompaction}
+              mayCompact={roleAllows(role, 'operator')}
               onSettled={refreshAll}
             />
           </SideFold>
@@ -212,6 +215,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             <SideFold title="Manage" summary="title, metadata, export, delete">
               <ManagePanel
                 session={detail}
+                role={role}
                 onChanged={refreshAll}
                 onDeleted={() => {
                   void client.invalidateQueries({ queryKey: ['sessions'] });

@@ -13,6 +13,8 @@ export interface UrlState {
   shown: number | null;
   /** The session's tab. */
   view: 'log' | 'model' | 'recall';
+  /** Which page shows when no session is open: the list, or the audit log (`?page=audit`). */
+  page: 'sessions' | 'audit';
 }
 
 const VIEWS = ['log', 'model', 'recall'] as const;
@@ -26,5 +28,6 @@ export function parseUrlState(search: string): UrlState {
     q: params.get('q') ?? '',
     shown: Number.isSafeInteger(shown) && shown > 0 ? shown : null,
     view: VIEWS.find((view) => view === params.get('view')) ?? 'log',
+    page: params.get('page') === 'audit' ? 'audit' : 'sessions',
   };
 }

@@ -32,6 +32,7 @@ export function navigate(patch: Partial<UrlState>, mode: 'push' | 'replace' = 'r
   if (next.q) params.set('q', next.q);
   if (next.shown && !next.session) params.set('shown', String(next.shown));
   if (next.session && next.view !== 'log') params.set('view', next.view);
+  if (!next.session && next.page === 'audit') params.set('page', 'audit');
   const search = params.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
   if (mode === 'push') window.history.pushState(null, '', url);

@@ -1,9 +1,20 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sendApiError } from '../errors/api-exception.filter';
-import { AdminToken } from './admin-token';
-import { bearerTokenFailure, tooManyAuthFailures } from './admin-token.guard';
+import { defaultRoleFor, roleAllows } from './admin-role';
+import type { AdminTokens, TokenIdentity } from './admin-tokens';
+import { bearerIdentity, forbiddenRole, tooManyAuthFailures } from './admin-token.guard';
 import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
 import { canonicalPath } from './gate-path';
+import { setRequestIdentity } from './request-identity';
+import type { MatchedRoute, RouteRoleTable } from './route-roles';
+
+/** A signed-in request that reached a known route, allowed or refused by its role. */
+export interface GateDecision {
+  identity: TokenIdentity;
+  route: MatchedRoute;
+  /** Whether the token's role allows the route (false: the gate answers 403). */
+  allowed: boolean;
+}
 
 /** What the gate protects and what it leaves open. */
 export interface AdminAuthGateOptions {
@@ -11,6 +22,13 @@ export interface AdminAuthGateOptions {
   protectedPrefixes: readonly string[];
   /** Prefixes below a protected one that stay open, such as the OpenAPI page `/api/docs`. */
   openPrefixes: readonly string[];
+  /** The app's routes and the role each needs; without it every change needs an admin. */
+  routes?: RouteRoleTable;
+  /**
+   * Called for each signed-in request that reaches a known route, before it is answered (the
+   * audit log watches the answer from here).
+   */
+  onRouteReached?: (req: Request, res: Response, decision: GateDecision) => void;
 }
 
 function under(path: string, prefix: string): boolean {
@@ -19,8 +37,10 @@ function under(path: string, prefix: string): boolean {
 
 /**
  * Express middleware run before any body is read and before routing: every request under a
- * protected prefix needs `Authorization: Bearer <admin token>` (401 otherwise, unknown routes
- * included, so the token check is not a way to map the API), and gets `Cache-Control: no-store`.
+ * protected prefix needs `Authorization: Bearer <token>` of a configured token (401 otherwise,
+ * unknown routes included, so the token check is not a way to map the API), and gets
+ * `Cache-Control: no-store`. A token whose role is below what the route needs (see
+ * `RouteRoleTable`) gets 403 `FORBIDDEN_ROLE`, its body unread.
  * It decides on the path's canonical spelling ({@link canonicalPath}), so `/API/…`, `//api/…` or
  * `/%61pi/…` are checked like `/api/…`. A wrong token counts toward the client's failed-attempt
  * limit; no token at all (a CORS preflight, a browser's first try) does not. A client over its
@@ -28,7 +48,7 @@ function under(path: string, prefix: string): boolean {
  * `sendApiError`), so a refused request's body is never parsed.
  */
 export function adminAuthGate(
-  token: AdminToken,
+  tokens: AdminTokens,
   limiter: FailedAuthLimiter,
   options: AdminAuthGateOptions,
 ): RequestHandler {
@@ -40,14 +60,25 @@ export function adminAuthGate(
     const client = clientAddress(req);
     const blockedS = limiter.blockedForSeconds(client);
     if (blockedS > 0) return sendApiError(res, tooManyAuthFailures(res, blockedS));
-    const failure = bearerTokenFailure(token, req.headers.authorization);
-    if (!failure) return next();
-    if (req.headers.authorization === undefined) return sendApiError(res, failure);
+    const verdict = bearerIdentity(tokens, req.headers.authorization);
+    if ('identity' in verdict) {
+      const { identity } = verdict;
+      setRequestIdentity(req, identity);
+      const route = options.routes?.match(req.method, path, req.path) ?? null;
+      const needed = route?.role ?? defaultRoleFor(req.method);
+      const allowed = roleAllows(identity.role, needed);
+      if (route) options.onRouteReached?.(req, res, { identity, route, allowed });
+      return allowed ? next() : sendApiError(res, forbiddenRole(identity, needed));
+    }
+    if (req.headers.authorization === undefined) return sendApiError(res, verdict.failure);
     limiter
       .recordFailure(client)
       .then(
         (nowBlockedS) =>
-          sendApiError(res, nowBlockedS > 0 ? tooManyAuthFailures(res, nowBlockedS) : failure),
+          sendApiError(
+            res,
+            nowBlockedS > 0 ? tooManyAuthFailures(res, nowBlockedS) : verdict.failure,
+          ),
         next,
       );
   };

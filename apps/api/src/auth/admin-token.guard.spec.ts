@@ -1,6 +1,8 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { AdminToken } from './admin-token';
+import { Reflector } from '@nestjs/core';
 import { AdminTokenGuard } from './admin-token.guard';
+import { AdminTokens } from './admin-tokens';
 import { FailedAuthLimiter } from './failed-auth.limiter';
 
 describe('AdminTokenGuard', () => {
@@ -20,10 +22,12 @@ describe('AdminTokenGuard', () => {
         this.headers[name] = value;
       },
     };
-    const request = { headers, ip, socket: {} };
-    // Only the HTTP view of the context is read by the guard.
+    const request = { method: 'GET', headers, ip, socket: {} };
+    // Only the HTTP view of the context and the (undecorated) handler are read by the guard.
     const context = {
       switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+      getHandler: () => function handler() {},
+      getClass: () => class Controller {},
     } as unknown as ExecutionContext;
     try {
       return await guard.canActivate(context);
@@ -33,7 +37,7 @@ describe('AdminTokenGuard', () => {
   }
 
   it('counts a wrong token toward the limit, like the gate, and not a missing one', async () => {
-    const guard = new AdminTokenGuard(token, limiter);
+    const guard = new AdminTokenGuard(AdminTokens.only(token), new Reflector(), limiter);
     for (let i = 0; i < 5; i++) expect(await verdict(guard, '10.0.0.1')).toBe(401);
     expect(limiter.blockedForSeconds('10.0.0.1')).toBe(0);
     const wrong = [];

@@ -31,6 +31,10 @@ class HeldBackPuts implements CompactionJobStore {
   get(jobId: string): ReturnType<CompactionJobStore['get']> {
     return this.inner.get(jobId);
   }
+
+  deleteForSessions(sessionIds: readonly string[]): Promise<number> {
+    return this.inner.deleteForSessions(sessionIds);
+  }
 }
 
 const finishedJob = (id: string, dryRun: boolean, finishedAt = new Date()): CompactionJob => ({

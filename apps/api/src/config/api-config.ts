@@ -1,10 +1,12 @@
 import { ConfigValidationError } from '../../../memory-config/config-validation.error';
+import { readNamedTokens, type NamedTokenEntry } from '../auth/named-tokens.config';
 import {
   EnvReader,
   MEMORY_ENV_VARS,
   readMemoryConfig,
   type MemoryConfig,
 } from '../../../memory-config/memory-config';
+import { readRetentionConfig, RETENTION_ENV_VARS, type RetentionConfig } from './retention-config';
 
 export { ConfigValidationError };
 
@@ -15,6 +17,15 @@ export { ConfigValidationError };
 export interface ApiConfig extends MemoryConfig {
   /** `MEMORY_ADMIN_TOKEN`: bearer token for `/api`; null makes a random one at start-up. */
   adminToken: string | null;
+  /**
+   * `MEMORY_ADMIN_TOKENS` (inline) and `MEMORY_ADMIN_TOKENS_FILE` (a file): named tokens with roles,
+   * each given by its SHA-256 (see docs/operations.md, "Tokens and roles"). Empty when unset.
+   */
+  namedTokens: NamedTokenEntry[];
+  /** `AUDIT_MAX_ENTRIES`: the audit log keeps at most this many newest entries. Default 10000. */
+  auditMaxEntries: number;
+  /** `AUDIT_MAX_AGE_MS`: audit entries older than this are dropped. Default 7776000000 (90 days). */
+  auditMaxAgeMs: number;
   /** `HOST`: interface to listen on. Default `127.0.0.1` (the images set `0.0.0.0`). */
   host: string;
   /** `PORT`: default 3000; 0 picks a free port. */
@@ -46,12 +57,18 @@ export interface ApiConfig extends MemoryConfig {
    * long is reported failed (`JOB_OWNER_LOST`). Default 30000.
    */
   compactionJobLeaseMs: number;
+  /** `MEMORY_RETENTION_*`: how long sessions are kept (see {@link RetentionConfig}); null (default) is off. */
+  retention: RetentionConfig | null;
 }
 
 /** Every environment variable the server reads; the deployment files are checked against it. */
 export const API_ENV_VARS = [
   ...MEMORY_ENV_VARS,
   'MEMORY_ADMIN_TOKEN',
+  'MEMORY_ADMIN_TOKENS',
+  'MEMORY_ADMIN_TOKENS_FILE',
+  'AUDIT_MAX_ENTRIES',
+  'AUDIT_MAX_AGE_MS',
   'HOST',
   'PORT',
   'CORS_ORIGINS',
@@ -63,6 +80,7 @@ export const API_ENV_VARS = [
   'LOG_FORMAT',
   'COMPACTION_JOB_TTL_MS',
   'COMPACTION_JOB_LEASE_MS',
+  ...RETENTION_ENV_VARS,
 ] as const;
 
 /**
@@ -107,10 +125,19 @@ export function parseApiConfig(env: Record<string, string | undefined>): ApiConf
   const adminToken = reader.string('MEMORY_ADMIN_TOKEN');
   const tokenProblem = adminToken === null ? null : adminTokenProblem(adminToken);
   if (tokenProblem) reader.problems.push(tokenProblem);
+  const namedTokens = readNamedTokens(
+    reader.string('MEMORY_ADMIN_TOKENS'),
+    reader.string('MEMORY_ADMIN_TOKENS_FILE'),
+    adminToken !== null,
+    reader.problems,
+  );
   const metricsPort = reader.string('METRICS_PORT');
   const config: ApiConfig = {
     ...memory,
     adminToken,
+    namedTokens,
+    auditMaxEntries: reader.integer('AUDIT_MAX_ENTRIES', 10_000, 1, 10_000_000),
+    auditMaxAgeMs: reader.integer('AUDIT_MAX_AGE_MS', 90 * 86_400_000, 60_000, 3650 * 86_400_000),
     host: reader.string('HOST') ?? '127.0.0.1',
     port: reader.integer('PORT', 3000, 0, 65535),
     corsOrigins: (reader.string('CORS_ORIGINS') ?? '')
@@ -129,6 +156,7 @@ export function parseApiConfig(env: Record<string, string | undefined>): ApiConf
     ),
     compactionJobTtlMs: reader.integer('COMPACTION_JOB_TTL_MS', 86_400_000, 1000, 30 * 86_400_000),
     compactionJobLeaseMs: reader.integer('COMPACTION_JOB_LEASE_MS', 30000, 500, 3_600_000),
+    retention: readRetentionConfig(reader),
   };
   if (reader.problems.length > 0) throw new ConfigValidationError(reader.problems);
   return config;

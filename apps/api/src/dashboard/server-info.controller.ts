@@ -1,12 +1,17 @@
-import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { requestIdentity } from '../auth/request-identity';
 import type { ApiConfig } from '../config/api-config';
 import { API_CONFIG } from '../config/api-config.module';
 import { ApiErrorDto } from '../errors/api-error.dto';
 import type { ServerInfo } from '@agent-memory/api-contract';
 
-/** `GET /api/info`: the backend and compaction settings the dashboard's header shows. */
+/**
+ * `GET /api/info`: the backend and compaction settings the dashboard's header shows, and who the
+ * request's token is (`{ name, role }`).
+ */
 @ApiTags('info')
 @ApiBearerAuth()
 @ApiUnauthorizedResponse({ type: ApiErrorDto, description: 'missing or wrong bearer token' })
@@ -19,9 +24,11 @@ export class ServerInfoController {
   @ApiOkResponse({
     description:
       '`{ backend, compaction: { mode, thresholdTokens, keepRecent, summarizer, model }, ' +
-      'recall: { embedder, store, topK, scope } | null }`',
+      'recall: { embedder, store, topK, scope } | null, token: { name, role } }`',
   })
-  info(): ServerInfo {
+  info(@Req() request: Request): ServerInfo {
+    // The guard has signed the request in before the handler runs.
+    const token = requestIdentity(request)!;
     return {
       backend: this.config.backend,
       compaction: {
@@ -39,6 +46,7 @@ export class ServerInfoController {
             scope: this.config.recall.scope,
           }
         : null,
+      token,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { RequiredRole } from '../auth/required-role.decorator';
 import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -89,6 +90,7 @@ export class SessionViewsController {
 
   /** Removes the session's messages, snapshot and metadata (its counts restart at 0). */
   @Post('sessions/:id/clear')
+  @RequiredRole('operator')
   @HttpCode(204)
   @ApiNoContentResponse()
   async clear(@Param('id') id: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { BackendKind, CompactionJob } from '@agent-memory/memory';
+import type { BackendKind, CompactionJob, RetentionAction } from '@agent-memory/memory';
 import type {
   MemoryObserver,
   MemoryOperationEvent,
@@ -27,6 +27,7 @@ const REMOVING_OPERATIONS = new Set(['delete', 'clear']);
  * - `agent_memory_session_size_limit_total{backend}`: writes refused because a session is full;
  * - `agent_memory_compactions_total{outcome}` (compacted, skipped, failed) and
  *   `agent_memory_compaction_tokens_saved_total`;
+ * - `agent_memory_sessions_expired_total{action}` (delete, keep-summary): sessions retention expired;
  * - `agent_memory_cas_retries_total{backend}`: compare-and-swap retries a store reports
  *   ({@link casRetry});
  * - `agent_memory_session_size_ratio{backend}`: each written session's bytes over its size limit
@@ -72,6 +73,12 @@ export class MemoryMetrics implements MemoryObserver, StoreObserver, OnModuleDes
     name: 'agent_memory_session_size_limit_total',
     help: 'Writes refused because the session reached its size limit',
     labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
+  private readonly expired = new Counter({
+    name: 'agent_memory_sessions_expired_total',
+    help: 'Sessions retention expired, by action: deleted (delete) or reduced to their summary (keep-summary)',
+    labelNames: ['action'] as const,
     registers: [this.registry],
   });
   private readonly compactions = new Counter({
@@ -169,6 +176,11 @@ export class MemoryMetrics implements MemoryObserver, StoreObserver, OnModuleDes
     }
     this.compactions.inc({ outcome: 'compacted' });
     if (!job.dryRun) this.tokensSaved.inc(Math.max(0, result.tokensBefore - result.tokensAfter));
+  }
+
+  /** Counts one session a retention sweep expired (a dry run counts nothing). */
+  sessionExpired(action: RetentionAction): void {
+    this.expired.inc({ action });
   }
 
   /** Counts one recall failure: an indexing job (`index`) or a query's embedding (`query`). */

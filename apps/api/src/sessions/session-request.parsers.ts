@@ -1,7 +1,6 @@
 import {
   MAX_LIST_LIMIT,
   assertIdempotencyKey,
-  validateMessages,
   assertMetaEntry,
   MemoryError,
   type ListSessionsQuery,
@@ -49,13 +48,26 @@ function optionalInteger(query: Query, name: string, min: number, max: number): 
   return parsed;
 }
 
-/** `GET /api/sessions?limit&after&search`. @throws ApiHttpError 400 naming the bad parameter. */
+/** `GET /api/sessions?limit&after&search&resource`. @throws ApiHttpError 400 naming the bad parameter. */
 export function parseListQuery(query: Query): ListSessionsQuery {
   return {
     limit: optionalInteger(query, 'limit', 1, MAX_LIST_LIMIT),
     after: optionalString(query, 'after', MAX_TOKEN_LENGTH),
     search: optionalString(query, 'search', MAX_SEARCH_LENGTH),
+    resource: optionalString(query, 'resource', MAX_META_VALUE_LENGTH),
   };
+}
+
+/**
+ * The `:resource` of `DELETE /api/resources/:resource` (the value of the sessions' `resource`
+ * meta, so no longer than a meta value); the store checks the rest (empty, NUL, lone surrogates).
+ * @throws ApiHttpError 400 naming `resource`.
+ */
+export function parseResource(resource: string): string {
+  if (resource.length > MAX_META_VALUE_LENGTH) {
+    throw invalidField('INVALID_QUERY', 'resource', `at most ${MAX_META_VALUE_LENGTH} characters`);
+  }
+  return resource;
 }
 
 /** `GET /api/sessions/:id/messages?after&limit`: `after` is a cursor (exclusive). */
@@ -92,8 +104,10 @@ function totalItems(messages: readonly unknown[], name: string): number {
 /**
  * `POST /api/sessions/:id/messages` body `{ messages }`: 1 to {@link MAX_APPEND_MESSAGES}
  * messages of the message model (ours or Phero's shape), holding at most {@link MAX_APPEND_PARTS}
- * parts and {@link MAX_APPEND_TOOL_CALLS} tool calls together (counted before any is read).
- * @throws ApiHttpError 400 `INVALID_BODY`; InvalidMessageError naming the path (`messages[2].role`).
+ * parts and {@link MAX_APPEND_TOOL_CALLS} tool calls together (counted before any is read). Only
+ * the shape is checked here: the store's `save` validates the messages themselves and throws
+ * InvalidMessageError naming the path (`messages[2].role`), before it writes anything.
+ * @throws ApiHttpError 400 `INVALID_BODY`.
  */
 export function parseAppendBody(body: unknown): Message[] {
   const { messages } = bodyObject(body);
@@ -122,7 +136,8 @@ export function parseAppendBody(body: unknown): Message[] {
       `the messages of one request hold at most ${MAX_APPEND_TOOL_CALLS} tool calls together, got ${toolCalls}`,
     );
   }
-  return validateMessages(messages);
+  // Each message is validated once, by the store's save (which names the path the same way).
+  return messages as Message[];
 }
 
 /**

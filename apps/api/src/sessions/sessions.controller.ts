@@ -11,6 +11,7 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
+import { RequiredRole } from '../auth/required-role.decorator';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -83,6 +84,11 @@ export class SessionsController {
     required: false,
     description: 'substring of the id or the title meta',
   })
+  @ApiQuery({
+    name: 'resource',
+    required: false,
+    description: 'only the sessions whose `resource` meta is exactly this value',
+  })
   @ApiOkResponse({ type: SessionPageDto, description: 'newest update first' })
   list(@Query() query: Record<string, unknown>): Promise<SessionPage> {
     return this.sessions.list(parseListQuery(query));
@@ -108,6 +114,7 @@ export class SessionsController {
   }
 
   @Post(':id/messages')
+  @RequiredRole('operator')
   @ApiBody({ type: AppendMessagesDto })
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -125,6 +132,7 @@ export class SessionsController {
   }
 
   @Patch(':id/meta')
+  @RequiredRole('operator')
   @ApiBody({
     schema: { type: 'object', additionalProperties: { type: 'string' } },
     description: "'' removes a key",
@@ -143,6 +151,7 @@ export class SessionsController {
   }
 
   @Post(':id/compact')
+  @RequiredRole('operator')
   @HttpCode(202)
   @ApiBody({ type: CompactRequestDto, required: false })
   @ApiAcceptedResponse({ schema: { type: 'object', properties: { jobId: { type: 'string' } } } })

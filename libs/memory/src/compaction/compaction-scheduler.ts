@@ -178,6 +178,26 @@ export class CompactionScheduler {
     return this.job(jobId) ?? (await this.shared.lookup(jobId));
   }
 
+  /**
+   * Forgets the finished jobs of these sessions in this process and deletes all their jobs from
+   * the shared job store (after erasing a resource: a finished job holds the summary it wrote).
+   * A job still queued or running finishes, and is recorded, as usual: its sessions are gone, so
+   * it stores no summary.
+   * @returns how many jobs the shared job store deleted.
+   * @throws the job store's error when it cannot be written.
+   */
+  async forgetSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const gone = new Set(sessionIds);
+    for (const id of this.finished) {
+      const record = this.jobs.get(id);
+      if (!record || !gone.has(record.job.sessionId)) continue;
+      this.finished.delete(id);
+      this.jobs.delete(id);
+    }
+    return this.shared.store.deleteForSessions(sessionIds);
+  }
+
   /** The job of this process, or null when the id is unknown (or so old it was forgotten). A copy. */
   job(jobId: string): CompactionJob | null {
     const record = this.jobs.get(jobId);

@@ -1,6 +1,7 @@
-import type {
-  CompactionJobStore,
-  StoredCompactionJob,
+import {
+  heldByAnother,
+  type CompactionJobStore,
+  type StoredCompactionJob,
 } from '../core/compaction-job-store.interface';
 import { finishedAfter } from '../core/job-finish-order';
 
@@ -31,6 +32,21 @@ export class InMemoryCompactionJobStore implements CompactionJobStore {
     if (stored && finishedAfter(stored, job)) return false;
     await this.put(job);
     return true;
+  }
+
+  async claim(job: StoredCompactionJob, now: number): Promise<boolean> {
+    if (heldByAnother(this.jobs.get(job.id) ?? null, job, now)) return false;
+    await this.put(job);
+    return true;
+  }
+
+  async deleteForSessions(sessionIds: readonly string[]): Promise<number> {
+    const gone = new Set(sessionIds);
+    let deleted = 0;
+    for (const [id, job] of this.jobs) {
+      if (gone.has(job.sessionId) && this.jobs.delete(id)) deleted++;
+    }
+    return deleted;
   }
 
   async get(jobId: string): Promise<StoredCompactionJob | null> {

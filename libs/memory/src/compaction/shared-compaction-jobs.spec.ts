@@ -135,6 +135,23 @@ describe('shared compaction jobs', () => {
       expect(await second.lookup(id)).toEqual(done);
     });
 
+    it('deletes the jobs of erased sessions, and only those', async () => {
+      const ids = [
+        'e0000000-0000-4000-8000-000000000001',
+        'e0000000-0000-4000-8000-000000000002',
+        'e0000000-0000-4000-8000-000000000003',
+      ];
+      await first.record(job(ids[0]!, 'queued', { sessionId: 'erased-a' }));
+      await first.record(job(ids[1]!, 'queued', { sessionId: 'erased-b' }));
+      await second.record(job(ids[2]!, 'queued', { sessionId: 'kept' }));
+      expect(await store.deleteForSessions(['erased-a', 'erased-b', 'never-had-jobs'])).toBe(2);
+      expect(await second.lookup(ids[0]!)).toBeNull();
+      expect(await second.lookup(ids[1]!)).toBeNull();
+      expect((await first.lookup(ids[2]!))!.sessionId).toBe('kept');
+      expect(await store.deleteForSessions(['erased-a'])).toBe(0);
+      expect(await store.deleteForSessions([])).toBe(0);
+    });
+
     it('keeps the last of writes issued back to back', async () => {
       const id = 'b2a4e0c1-0000-4000-8000-000000000002';
       const writes = [

@@ -22,6 +22,29 @@ export interface ListSessionsQuery {
   after?: string;
   /** Case-insensitive substring of the id or of the `title` meta. */
   search?: string;
+  /** Only sessions whose `resource` meta ({@link RESOURCE_META_KEY}) is exactly this value. */
+  resource?: string;
+}
+
+/** The session meta key that names whose data a session is (a user, a tenant): what `erase` and `list({ resource })` match. */
+export const RESOURCE_META_KEY = 'resource';
+
+/** What `MemoryBackend.erase` removes: every session of one resource. */
+export interface EraseQuery {
+  /** The exact value of the sessions' `resource` meta. */
+  resource: string;
+}
+
+/** What one `MemoryBackend.erase` removed; all zeros when nothing of the resource was left. */
+export interface EraseResult {
+  /** Sessions removed (each with its snapshot, metadata and idempotency keys). */
+  sessions: number;
+  /** Messages removed: those the sessions still kept (pruned ones were gone already). */
+  messages: number;
+  /** Recall vectors removed (0 unless the backend is wrapped by `withRecall`). */
+  vectors: number;
+  /** The ids of the sessions removed, for what the caller keeps elsewhere (compaction jobs). */
+  sessionIds: string[];
 }
 
 /** One page of `MemoryBackend.list`, newest first. */
@@ -36,7 +59,7 @@ export type BackendKind = 'simple' | 'jsonfile' | 'postgres' | 'nats';
 
 /**
  * The port between the stores and their users (the Nest module, the admin API): one object that
- * opens sessions of one kind of store and lists, inspects and deletes them.
+ * opens sessions of one kind of store and lists, inspects, deletes and erases them.
  * Session ids are validated before any I/O (`InvalidSessionIdError`).
  */
 export interface MemoryBackend {
@@ -44,6 +67,13 @@ export interface MemoryBackend {
   open(sessionId: string): Promise<SessionStore>;
   /** Newest `updatedAt` first, keyset-paginated. */
   list(q: ListSessionsQuery): Promise<SessionPage>;
+  /**
+   * Removes every session whose `resource` meta equals `q.resource`, each at once and whole (a
+   * save racing the erase either lands before it and is erased, or after it in a new session).
+   * Idempotent: a second call returns zeros.
+   * @throws InvalidQueryError (field `resource`) for an empty or unstorable value, before any I/O.
+   */
+  erase(q: EraseQuery): Promise<EraseResult>;
   /** null when the session does not exist. */
   inspect(sessionId: string): Promise<SessionInfo | null>;
   delete(sessionId: string): Promise<void>;

@@ -37,6 +37,37 @@ export interface CompactionJobStore {
    * write lands last. Resolves with whether it stored the job.
    */
   putIfNewer(job: StoredCompactionJob): Promise<boolean>;
+  /**
+   * Inserts or replaces the job unless the one stored under its id is held by another process
+   * ({@link heldByAnother}: `queued` or `running`, another `owner`, its lease not over at `now`,
+   * epoch ms), as one atomic step against other processes' writes: of two processes claiming a
+   * free id at once, exactly one stores its job. Resolves with whether it stored the job. A lease
+   * for work only one replica may do at a time (the retention sweep). Optional for a store of
+   * your own; every built-in store has it.
+   */
+  claim?(job: StoredCompactionJob, now: number): Promise<boolean>;
   /** The job with that id, or null. `jobId` is already checked to be a UUID-like token. */
   get(jobId: string): Promise<StoredCompactionJob | null>;
+  /**
+   * Deletes every job of these sessions (what erasing a resource does: a job's result holds the
+   * summary it wrote). Resolves with how many it deleted.
+   */
+  deleteForSessions(sessionIds: readonly string[]): Promise<number>;
+}
+
+/**
+ * Whether `stored` is a job another process still answers for, so that `job` may not replace it
+ * (see {@link CompactionJobStore.claim}).
+ */
+export function heldByAnother(
+  stored: StoredCompactionJob | null,
+  job: StoredCompactionJob,
+  now: number,
+): boolean {
+  return (
+    stored !== null &&
+    (stored.state === 'queued' || stored.state === 'running') &&
+    stored.owner !== job.owner &&
+    stored.leaseExpiresAt > now
+  );
 }

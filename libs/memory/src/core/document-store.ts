@@ -21,8 +21,10 @@ import type {
 } from './memory.interface';
 import type { Message } from './message';
 import { validateMessages } from './message.codec';
+import { batchSavedAt } from './saved-at';
 import { assertStorableSummary } from './snapshot';
 import {
+  firstCursor,
   documentContext,
   documentEntriesPage,
   documentTail,
@@ -119,6 +121,7 @@ export abstract class DocumentStore implements SessionStore {
     const batch = deepFreeze(validateMessages(messages));
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
+    const savedAt = batchSavedAt(opts, this.now);
     throwIfAborted(opts);
     if (batch.length === 0) {
       if (key === undefined) return EMPTY_SAVE_RESULT;
@@ -138,6 +141,7 @@ export abstract class DocumentStore implements SessionStore {
           idempotencyKey: key,
           session: this.sessionId,
           digest,
+          savedAt,
         });
         if (outcome.doc === null) {
           found = outcome.result;
@@ -192,6 +196,22 @@ export abstract class DocumentStore implements SessionStore {
       return swapped.doc;
     }, opts);
     return stored!;
+  }
+
+  /** See `CoveredLogPruning`: drops the kept messages the latest snapshot covers, in one update. */
+  async pruneCovered(opts?: CallOptions): Promise<number> {
+    throwIfAborted(opts);
+    let dropped = 0;
+    await this.update((doc) => {
+      // May run more than once (a compare-and-swap retried): the last run is what counts.
+      const upTo = doc.snapshot?.upTo;
+      dropped =
+        upTo === undefined
+          ? 0
+          : Math.min(doc.messages.length, Math.max(0, upTo - firstCursor(doc) + 1));
+      return dropped === 0 ? null : { ...doc, messages: doc.messages.slice(dropped) };
+    }, opts);
+    return dropped;
   }
 
   async setMeta(key: string, value: string): Promise<void> {

@@ -23,6 +23,7 @@ export type MemoryErrorCode =
   | 'SESSION_SAVE_FAILED'
   | 'BACKEND_UNAVAILABLE'
   | 'INVALID_IDEMPOTENCY_KEY'
+  | 'INVALID_SAVE_OPTION'
   | 'INVALID_QUERY'
   | 'INVALID_META'
   | 'BACKEND_ERROR'
@@ -134,6 +135,18 @@ export class InvalidIdempotencyKeyError extends MemoryError {
     reason: string,
   ) {
     super(`invalid idempotency key ${JSON.stringify(key.slice(0, 64))}: ${reason}`);
+  }
+}
+
+/** A `save` option other than the key that cannot be used (`option` names it, such as `savedAt`); nothing was written. */
+export class InvalidSaveOptionError extends MemoryError {
+  readonly code = 'INVALID_SAVE_OPTION';
+  constructor(
+    /** The option at fault, such as `savedAt`. */
+    readonly option: string,
+    reason: string,
+  ) {
+    super(`invalid save option ${option}: ${reason}`);
   }
 }
 

@@ -22,9 +22,12 @@ export * from './snapshot';
 export * from './session-id';
 export * from './tool-pairing';
 export * from './backend.interface';
+export { assertResource } from './session-list';
 export * from './llm-client.interface';
 export * from './compaction-job';
 export * from './compaction-job-store.interface';
+export * from './audit-log.interface';
+export * from './covered-log-pruning';
 export type { SummarizationOptions } from './legacy-summarization';
 export {
   checkMemoryReadiness,

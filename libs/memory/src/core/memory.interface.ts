@@ -14,6 +14,16 @@ export interface SaveOptions extends CallOptions {
    * durable stores; `clear()` forgets them. 1–255 visible ASCII characters, such as a UUID.
    */
   idempotencyKey?: string;
+  /**
+   * The time to record for the batch (each entry's `savedAt`) instead of now: for imports that
+   * carry the time a message was first saved. An ISO 8601 date and time with a time zone, such as
+   * `2026-12-04T16:01:28.000Z` or `2026-12-04T17:01:28+01:00`; stored and returned in UTC with
+   * milliseconds (`Date.prototype.toISOString`). It changes no cursor and no order: the batch is
+   * still appended after everything stored.
+   * @throws InvalidSaveOptionError (from `save`) naming `savedAt` when it is not such a time;
+   * nothing is written.
+   */
+  savedAt?: string;
 }
 
 /** What `save` stored: the cursors of the batch's first and last message (null for an empty batch). */

@@ -20,6 +20,14 @@ import type {
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
 import { assertMetaEntry } from './session-meta';
+import {
+  knownTimes,
+  markSavedTimes,
+  readSavedTimes,
+  timedEntry,
+  timesFor,
+  type SavedTimes,
+} from './saved-times';
 import { assertSnapshotSwap, contextMessages, storedSnapshot } from './snapshot';
 
 /**
@@ -38,6 +46,8 @@ export interface SessionDocument {
   readonly meta: Readonly<Record<string, string>>;
   /** The newest keyed saves, oldest first (at most `IDEMPOTENCY_KEY_WINDOW`). Absent: none. */
   readonly keys?: readonly IdempotencyRecord[];
+  /** When each kept message's batch was saved, parallel to `messages`. Absent: none known. */
+  readonly savedAt?: SavedTimes;
 }
 
 export const EMPTY_DOCUMENT: SessionDocument = Object.freeze({
@@ -58,7 +68,9 @@ export function lastCursor(doc: SessionDocument): Cursor | null {
 /** Kept messages with their cursors. */
 export function documentEntries(doc: SessionDocument): Entry[] {
   const first = firstCursor(doc);
-  return doc.messages.map((message, index) => ({ cursor: first + index, message }));
+  return doc.messages.map((message, index) =>
+    timedEntry(first + index, message, doc.savedAt?.[index]),
+  );
 }
 
 /** One page of the kept entries, oldest first (see `SessionLog.entries`). */
@@ -68,7 +80,7 @@ export function documentEntriesPage(doc: SessionDocument, query: EntriesQuery = 
   const end = query.limit === undefined ? doc.messages.length : start + Math.max(0, query.limit);
   return doc.messages
     .slice(start, end)
-    .map((message, i) => ({ cursor: first + start + i, message }));
+    .map((message, i) => timedEntry(first + start + i, message, doc.savedAt?.[start + i]));
 }
 
 /** The stored entries after the snapshot, as `loadSnapshot` returns them. */
@@ -87,17 +99,34 @@ export function documentContext(doc: SessionDocument): Message[] {
 }
 
 /**
- * Appends a validated batch. With `capacity`, only the newest `capacity` messages are kept
- * (FIFO eviction); cursors keep counting through it.
+ * Appends a validated batch, saved at `savedAt` (an ISO time; undefined: unknown). With
+ * `capacity`, only the newest `capacity` messages are kept (FIFO eviction); cursors keep
+ * counting through it.
  */
 export function appendToDocument(
   doc: SessionDocument,
   messages: readonly Message[],
   capacity = Infinity,
+  savedAt?: string,
 ): SessionDocument {
   const combined = [...doc.messages, ...messages];
-  const kept = combined.length > capacity ? combined.slice(combined.length - capacity) : combined;
-  return { ...doc, messages: kept, saved: doc.saved + messages.length };
+  const drop = combined.length > capacity ? combined.length - capacity : 0;
+  const kept = drop > 0 ? combined.slice(drop) : combined;
+  const times = knownTimes([
+    ...timesFor(doc.savedAt, doc.messages.length),
+    ...messages.map(() => savedAt),
+  ]);
+  return withTimes(
+    { ...doc, messages: kept, saved: doc.saved + messages.length },
+    times?.slice(drop),
+  );
+}
+
+/** `doc` with `times` as its save times (dropped when none is known). */
+function withTimes(doc: SessionDocument, times: SavedTimes | undefined): SessionDocument {
+  const { savedAt: _, ...rest } = doc;
+  const known = knownTimes(times);
+  return known ? { ...rest, savedAt: known } : rest;
 }
 
 /**
@@ -111,7 +140,14 @@ export function appendToDocument(
 export function saveToDocument(
   doc: SessionDocument,
   messages: readonly Message[],
-  opts: { capacity?: number; idempotencyKey?: string; session?: string; digest?: string } = {},
+  opts: {
+    capacity?: number;
+    idempotencyKey?: string;
+    session?: string;
+    digest?: string;
+    /** The batch's save time (see `SaveOptions.savedAt`); undefined: unknown. */
+    savedAt?: string;
+  } = {},
 ): { doc: SessionDocument | null; result: SaveResult } {
   const key = opts.idempotencyKey;
   const seen = key === undefined ? undefined : findIdempotencyRecord(doc.keys, key);
@@ -119,7 +155,7 @@ export function saveToDocument(
     key === undefined || messages.length === 0 ? undefined : (opts.digest ?? batchDigest(messages));
   if (seen) return { doc: null, result: replayOrRefuse(opts.session ?? '', seen, digest) };
   if (messages.length === 0) return { doc: null, result: EMPTY_SAVE_RESULT };
-  const appended = appendToDocument(doc, messages, opts.capacity);
+  const appended = appendToDocument(doc, messages, opts.capacity, opts.savedAt);
   const result: SaveResult = { first: doc.saved + 1, last: appended.saved, replayed: false };
   if (key === undefined) return { doc: appended, result };
   const keys = rememberIdempotencyRecord(doc.keys, {
@@ -174,10 +210,10 @@ export function snapshotDocument(
 ): { doc: SessionDocument; stored: StoredSnapshot } {
   assertSnapshotSwap(session, doc.snapshot, prev, upTo, lastCursor(doc));
   const stored = storedSnapshot(snapshot, upTo, opts.now);
-  const messages = opts.prune
-    ? doc.messages.slice(Math.max(0, upTo - firstCursor(doc) + 1))
-    : doc.messages;
-  return { doc: { ...doc, messages, snapshot: stored }, stored };
+  if (!opts.prune) return { doc: { ...doc, snapshot: stored }, stored };
+  const drop = Math.max(0, upTo - firstCursor(doc) + 1);
+  const pruned = { ...doc, messages: doc.messages.slice(drop), snapshot: stored };
+  return { doc: withTimes(pruned, doc.savedAt?.slice(drop)), stored };
 }
 
 /**
@@ -204,7 +240,10 @@ export function replaceDocumentRange(
   replacement: Message,
 ): SessionDocument | null {
   if (from !== firstCursor(doc) || to > doc.saved || to < from) return null;
-  return { ...doc, messages: [replacement, ...doc.messages.slice(to - from + 1)] };
+  const keep = to - from + 1;
+  const replaced = { ...doc, messages: [replacement, ...doc.messages.slice(keep)] };
+  // The summary stands at cursor `to`: it keeps that message's time.
+  return withTimes(replaced, doc.savedAt && doc.savedAt.slice(keep - 1));
 }
 
 /**
@@ -223,15 +262,18 @@ export function isPlainLog(doc: SessionDocument): boolean {
 
 /**
  * The JSON form: a plain array while {@link isPlainLog}, else an object of `messages`,
- * `snapshot`, `meta`, `saved` and (when there are any) `idempotencyKeys`.
+ * `snapshot`, `meta`, `saved` and (when there are any) `idempotencyKeys`. Either way the
+ * messages carry their save times as marks (see `SAVED_AT_MARK`), which readers of messages
+ * that do not know them skip.
  */
 export function encodeDocument(
   doc: SessionDocument,
   opts: { alwaysObject?: boolean } = {},
 ): unknown {
-  if (!opts.alwaysObject && isPlainLog(doc)) return doc.messages;
+  const messages = markSavedTimes(doc.messages, doc.savedAt);
+  if (!opts.alwaysObject && isPlainLog(doc)) return messages;
   const encoded: Record<string, unknown> = {
-    messages: doc.messages,
+    messages,
     snapshot: doc.snapshot,
     meta: doc.meta,
     saved: doc.saved,
@@ -276,7 +318,10 @@ export function decodeDocument(session: string, raw: unknown): SessionDocument {
   try {
     if (Array.isArray(raw)) {
       const messages = decodeMessages(raw);
-      return { messages, saved: messages.length, snapshot: null, meta: {} };
+      return withTimes(
+        { messages, saved: messages.length, snapshot: null, meta: {} },
+        readSavedTimes(raw),
+      );
     }
     if (typeof raw !== 'object' || raw === null) throw new Error('expected an array or an object');
     const fields = new Map(Object.entries(raw).map(([key, value]) => [key.toLowerCase(), value]));
@@ -294,7 +339,7 @@ export function decodeDocument(session: string, raw: unknown): SessionDocument {
       meta: decodeMeta(fields.get('meta')),
     };
     const keys = decodeIdempotencyRecords(fields.get('idempotencykeys'));
-    return keys.length > 0 ? { ...doc, keys } : doc;
+    return withTimes(keys.length > 0 ? { ...doc, keys } : doc, readSavedTimes(messagesRaw));
   } catch (error) {
     if (error instanceof CorruptSessionError) throw error;
     throw new CorruptSessionError(session, (error as Error).message, { cause: error });

@@ -1,6 +1,7 @@
 import { DEFAULT_LIST_LIMIT } from './defaults';
 import {
   MAX_LIST_LIMIT,
+  RESOURCE_META_KEY,
   type ListSessionsQuery,
   type SessionInfo,
   type SessionPage,
@@ -18,7 +19,7 @@ export interface ListPosition {
 /**
  * The page size a query asks for, clamped to 1…{@link MAX_LIST_LIMIT}, after checking the whole
  * query (every backend calls this before any read).
- * @throws InvalidQueryError naming `limit`, `after` or `search`.
+ * @throws InvalidQueryError naming `limit`, `after`, `search` or `resource`.
  */
 export function listLimit(q: ListSessionsQuery): number {
   const limit = q.limit ?? DEFAULT_LIST_LIMIT;
@@ -34,6 +35,7 @@ export function listLimit(q: ListSessionsQuery): number {
     const problem = unstorableTextReason(q.search);
     if (problem) throw new InvalidQueryError('search', problem);
   }
+  if (q.resource !== undefined && q.resource !== null) assertResource(q.resource);
   return Math.min(Math.floor(limit), MAX_LIST_LIMIT);
 }
 
@@ -77,6 +79,25 @@ function isIsoTime(value: unknown): value is string {
   return !Number.isNaN(time.getTime()) && time.toISOString() === value;
 }
 
+/**
+ * Checks a resource name (of `list` or `erase`) before any I/O: a non-empty string a store can keep.
+ * @throws InvalidQueryError (field `resource`) naming what is wrong.
+ */
+export function assertResource(resource: unknown): asserts resource is string {
+  if (typeof resource !== 'string') throw new InvalidQueryError('resource', 'must be a string');
+  if (resource === '') throw new InvalidQueryError('resource', 'must not be empty');
+  const problem = unstorableTextReason(resource);
+  if (problem) throw new InvalidQueryError('resource', problem);
+}
+
+/** Whether a session belongs to `resource` (its `resource` meta equals it); any session without a filter. */
+export function matchesResource(
+  info: Pick<SessionInfo, 'meta'>,
+  resource: string | undefined,
+): boolean {
+  return resource === undefined || resource === null || info.meta[RESOURCE_META_KEY] === resource;
+}
+
 /** Whether a session matches `search`: a case-insensitive substring of its id or `title` meta. */
 export function matchesSearch(
   info: Pick<SessionInfo, 'id' | 'meta'>,
@@ -87,6 +108,14 @@ export function matchesSearch(
   return (
     info.id.toLowerCase().includes(needle) || (info.meta.title ?? '').toLowerCase().includes(needle)
   );
+}
+
+/** Whether a session is one `list(q)` shows: it matches both `search` and `resource`. */
+export function matchesListQuery(
+  info: Pick<SessionInfo, 'id' | 'meta'>,
+  q: Pick<ListSessionsQuery, 'search' | 'resource'>,
+): boolean {
+  return matchesSearch(info, q.search) && matchesResource(info, q.resource);
 }
 
 /** Newest first; ties broken by id so the order (and the keyset) is total. */
@@ -103,7 +132,7 @@ export function paginateSessions(all: Iterable<SessionInfo>, q: ListSessionsQuer
   const limit = listLimit(q);
   const after = q.after ? decodeListToken(q.after) : null;
   const matching = [...all]
-    .filter((info) => matchesSearch(info, q.search))
+    .filter((info) => matchesListQuery(info, q))
     .filter((info) => !after || compareNewestFirst(info, after) > 0)
     .sort(compareNewestFirst);
   const items = matching.slice(0, limit);

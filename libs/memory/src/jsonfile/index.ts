@@ -1,3 +1,4 @@
 export * from './json-file.store';
 export * from './json-file.backend';
 export * from './json-file-compaction-job.store';
+export * from './json-file-audit.log';

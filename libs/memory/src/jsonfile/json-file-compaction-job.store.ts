@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  CompactionJobStore,
-  StoredCompactionJob,
+import {
+  heldByAnother,
+  type CompactionJobStore,
+  type StoredCompactionJob,
 } from '../core/compaction-job-store.interface';
 import { finishedAfter } from '../core/job-finish-order';
 import { writeFileAtomic } from './atomic-write';
@@ -57,6 +58,16 @@ export class JsonFileCompactionJobStore implements CompactionJobStore {
     return stored;
   }
 
+  /** Reads, checks and replaces the job's file under its cross-process lock (`<file>.lock`). */
+  async claim(job: StoredCompactionJob, now: number): Promise<boolean> {
+    await this.folder();
+    return withFileLock(job.sessionId, this.path(job.id), async () => {
+      if (heldByAnother(await this.get(job.id), job, now)) return false;
+      await writeFileAtomic(this.path(job.id), JSON.stringify(job));
+      return true;
+    });
+  }
+
   async get(jobId: string): Promise<StoredCompactionJob | null> {
     try {
       return JSON.parse(await readFile(this.path(jobId), 'utf8')) as StoredCompactionJob;
@@ -64,6 +75,22 @@ export class JsonFileCompactionJobStore implements CompactionJobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  /** Reads every job file (there is no index by session) and deletes those of `sessionIds`. */
+  async deleteForSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const gone = new Set(sessionIds);
+    const names = await readdir(this.options.dir).catch(() => [] as string[]);
+    let deleted = 0;
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      const job = await this.get(name.slice(0, -'.json'.length)).catch(() => null);
+      if (!job || !gone.has(job.sessionId)) continue;
+      await unlink(this.path(job.id)).catch(() => undefined);
+      deleted++;
+    }
+    return deleted;
   }
 
   private folder(): Promise<unknown> {

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, statfs, unlink } from 'node:fs/promises';
 import { assertOptionsObject } from '../core/factory-options';
 import { join, resolve } from 'node:path';
-import type { MemoryBackend } from '../core/backend.interface';
+import {
+  RESOURCE_META_KEY,
+  type ListSessionsQuery,
+  type MemoryBackend,
+} from '../core/backend.interface';
+import { eraseListedSessions } from '../core/resource-erase';
+import { assertResource } from '../core/session-list';
 import { BackendUnavailableError } from '../core/errors';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
@@ -79,6 +85,12 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
       sessionFiles: files,
     });
   };
+  const list = async (q: ListSessionsQuery) => {
+    await tidy();
+    return asFileStoreErrors('list', null, () =>
+      listSessionFiles(index, (id) => inspectSessionFile(id, pathOf(id)), q),
+    );
+  };
 
   return {
     kind: 'jsonfile',
@@ -86,10 +98,12 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
       assertSessionId(sessionId);
       return open(sessionId);
     },
-    async list(q) {
-      await tidy();
-      return asFileStoreErrors('list', null, () =>
-        listSessionFiles(index, (id) => inspectSessionFile(id, pathOf(id)), q),
+    list,
+    async erase(q) {
+      assertResource(q?.resource);
+      const { resource } = q;
+      return eraseListedSessions(list, resource, async (id) =>
+        (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
       );
     },
     async inspect(sessionId) {

@@ -33,6 +33,12 @@ const readLines = (path: string): unknown[] =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
 
+/** The clock of the stores below: the time every batch they save is recorded with. */
+const T = '2026-12-04T10:00:00.000Z';
+const now = () => new Date(T);
+/** A message as a stored array holds the first message of a batch saved at `T`. */
+const marked = (message: Message) => ({ ...message, savedAt: T });
+
 function fixture(name: string): string {
   const path = join(dir, name);
   copyFileSync(join(fixtures, name), path);
@@ -95,10 +101,11 @@ const PHERO: Record<string, Message[]> = {
 describe('JsonFileMemory file format', () => {
   it('writes a plain JSON array until the first metadata, then a head and a JSON Lines log', async () => {
     const path = join(dir, 'chat.json');
-    const memory = await JsonFileMemory.open(path);
+    const memory = await JsonFileMemory.open(path, { now });
     const turn = [userMessage('hi'), assistantMessage('hello')];
     await memory.save(turn);
-    expect(readJson(path)).toEqual(turn);
+    // The batch's time marks its first message; the second inherits it.
+    expect(readJson(path)).toEqual([marked(turn[0]!), turn[1]]);
 
     await memory.setMeta('title', 'greetings');
     expect(readJson(path)).toEqual({
@@ -112,38 +119,42 @@ describe('JsonFileMemory file format', () => {
       meta: { title: 'greetings' },
       keys: [],
     });
-    await memory.save([userMessage('more')]);
+    await memory.save([userMessage('more')], { savedAt: '2026-12-04T11:30:00+01:00' });
     expect(readLines(join(dir, 'chat.log-1.jsonl'))).toEqual([
-      { m: turn, at: 1, n: 2 },
-      { m: [userMessage('more')], at: 3, n: 1 },
+      { m: turn, t: T, at: 1, n: 2 },
+      { m: [userMessage('more')], t: '2026-12-04T10:30:00.000Z', at: 3, n: 1 },
     ]);
     expect(readdirSync(dir).sort()).toEqual(['chat.json', 'chat.log-1.jsonl']);
   });
 
   it('moves a plain session to the log form once it passes plainMaxBytes', async () => {
     const path = join(dir, 'grows.json');
-    const memory = await JsonFileMemory.open(path, { plainMaxBytes: 200 });
-    await memory.save([userMessage('short')]);
-    expect(readJson(path)).toEqual([userMessage('short')]);
+    const memory = await JsonFileMemory.open(path, { plainMaxBytes: 200, now });
+    const earlier = '2026-12-01T08:00:00.000Z';
+    await memory.save([userMessage('short')], { savedAt: earlier });
+    expect(readJson(path)).toEqual([{ ...userMessage('short'), savedAt: earlier }]);
     const long = userMessage('x'.repeat(300));
     await memory.save([long]);
     expect(readJson(path)).toMatchObject({ log: 'grows.log-1.jsonl', saved: 2 });
+    // One line per save time, so each batch keeps its own.
     expect(readLines(join(dir, 'grows.log-1.jsonl'))).toEqual([
-      { m: [userMessage('short'), long], at: 1, n: 2 },
+      { m: [userMessage('short')], t: earlier, at: 1, n: 1 },
+      { m: [long], t: T, at: 2, n: 1 },
     ]);
+    expect((await memory.entries()).map((e) => e.savedAt)).toEqual([earlier, T]);
     expect(await memory.retrieve()).toEqual([userMessage('short'), long]);
   });
 
   it('writes an object from the first snapshot on, and reads it back', async () => {
     const path = join(dir, 'chat.json');
-    const memory = await JsonFileMemory.open(path);
+    const memory = await JsonFileMemory.open(path, { now });
     await memory.save([userMessage('u0'), assistantMessage('a1'), userMessage('u2')]);
     const stored = await memory.saveSnapshot({ summary: 'a greeting' }, 2, null);
     expect(readJson(path)).toMatchObject({ snapshot: stored, meta: {}, saved: 3, tail: { at: 1 } });
     const again = await JsonFileMemory.open(path);
     expect(await again.loadSnapshot()).toEqual({
       snapshot: stored,
-      tail: [{ cursor: 3, message: userMessage('u2') }],
+      tail: [{ cursor: 3, message: userMessage('u2'), savedAt: T }],
     });
   });
 
@@ -151,29 +162,32 @@ describe('JsonFileMemory file format', () => {
     const path = join(dir, 'old.json');
     const old = [userMessage('from an older version'), assistantMessage('still here')];
     writeFileSync(path, JSON.stringify(old, null, 2));
-    const memory = await JsonFileMemory.open(path);
+    const memory = await JsonFileMemory.open(path, { now });
     expect(await memory.retrieve()).toEqual(old);
     await memory.save([userMessage('new')]);
-    expect(readJson(path)).toEqual([...old, userMessage('new')]);
+    expect(readJson(path)).toEqual([...old, marked(userMessage('new'))]);
+    // The older messages' time is unknown, and stays so.
+    expect((await memory.entries()).map((e) => e.savedAt)).toEqual([undefined, undefined, T]);
   });
 
   it.each(Object.keys(PHERO))('loads the Phero file %s and round-trips it', async (name) => {
     const path = fixture(name);
-    const memory = await JsonFileMemory.open(path);
+    const memory = await JsonFileMemory.open(path, { now });
     expect(await memory.retrieve()).toEqual(PHERO[name]);
     expect((await memory.loadSnapshot()).tail.map((e) => e.cursor)).toEqual(
       PHERO[name]!.map((_, i) => i + 1),
     );
+    expect((await memory.entries()).every((e) => !('savedAt' in e))).toBe(true);
 
     const next = userMessage('one more');
     await memory.save([next]);
-    expect(readJson(path)).toEqual([...PHERO[name]!, next]);
+    expect(readJson(path)).toEqual([...PHERO[name]!, marked(next)]);
     expect(await (await JsonFileMemory.open(path)).retrieve()).toEqual([...PHERO[name]!, next]);
   });
 
   it('loads a Phero file in object form with its snapshot and metadata', async () => {
     const path = fixture('snapshot.json');
-    const memory = await JsonFileMemory.open(path);
+    const memory = await JsonFileMemory.open(path, { now });
     const snapshot = {
       summary: 'The user asked for a release plan; the assistant listed three steps.',
       upTo: 4,
@@ -210,11 +224,8 @@ describe('JsonFileMemory file format', () => {
       meta: { title: 'release plan' },
     });
     expect(readLines(join(dir, 'snapshot.log-1.jsonl'))).toEqual([
-      {
-        m: [userMessage('and then?'), assistantMessage('Then we ship it.'), userMessage('ship it')],
-        at: 5,
-        n: 3,
-      },
+      { m: [userMessage('and then?'), assistantMessage('Then we ship it.')], at: 5, n: 2 },
+      { m: [userMessage('ship it')], t: T, at: 7, n: 1 },
     ]);
     expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 7, stored: 3 });
   });
@@ -222,11 +233,11 @@ describe('JsonFileMemory file format', () => {
   it("reads Phero's cleared file (null) and an empty file as empty sessions", async () => {
     for (const path of [fixture('cleared.json'), join(dir, 'empty.json')]) {
       if (path.endsWith('empty.json')) writeFileSync(path, '');
-      const memory = await JsonFileMemory.open(path);
+      const memory = await JsonFileMemory.open(path, { now });
       expect(await memory.retrieve()).toEqual([]);
       expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 0, stored: 0 });
       await memory.save([userMessage('fresh start')]);
-      expect(readJson(path)).toEqual([userMessage('fresh start')]);
+      expect(readJson(path)).toEqual([marked(userMessage('fresh start'))]);
     }
   });
 });

@@ -57,9 +57,10 @@ describe('JsonFileMemory log form: crashes and damage', () => {
     expect(texts(await reader.retrieve())).toEqual(['u0', 'a0', 'u1', 'a1']);
     expect(await JsonFileMemory.inspect(join(dir, 'torn.json'))).toMatchObject({ messages: 4 });
 
-    await reader.save([userMessage('after the crash')]);
+    const t = '2026-12-04T10:00:00.000Z';
+    await reader.save([userMessage('after the crash')], { savedAt: t });
     expect(readFileSync(log, 'utf8')).toBe(
-      `${before}${JSON.stringify({ m: [userMessage('after the crash')], at: 5, n: 1 })}\n`,
+      `${before}${JSON.stringify({ m: [userMessage('after the crash')], t, at: 5, n: 1 })}\n`,
     );
     expect(texts(await reader.retrieve())).toEqual(['u0', 'a0', 'u1', 'a1', 'after the crash']);
   });

@@ -110,6 +110,24 @@ describe('JsonFileMemory: writes', () => {
     expect((await memory.loadSnapshot()).tail).toHaveLength(5);
   });
 
+  it('stores the first saves of many sessions at once into a folder that does not exist yet', async () => {
+    // Each first save finds the folder missing; whichever makes it first must not fail the others.
+    for (let round = 0; round < 10; round++) {
+      const backend = jsonFileBackend({ dir: join(dir, `round-${round}`, 'data') });
+      const ids = Array.from({ length: 16 }, (_, i) => `s${i}`);
+      await Promise.all(
+        ids.map(async (id, i) => {
+          // Staggered, as requests arrive: some find the folder missing while another makes it.
+          await new Promise((resolve) => setTimeout(resolve, i % 4));
+          return (await backend.open(id)).save([userMessage(`first of ${id}`)]);
+        }),
+      );
+      for (const id of ids) {
+        const { tail } = await (await backend.open(id)).loadSnapshot();
+        expect(tail.map((entry) => entry.message)).toEqual([userMessage(`first of ${id}`)]);
+      }
+    }
+  });
   it('leaves no file behind when a save fails validation', async () => {
     const path = join(dir, 'chat.json');
     const memory = await JsonFileMemory.open(path);

@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
+import type { ErasedSession } from '../core/resource-erase';
 import { deepFreeze } from '../core/deep-freeze';
 import { IdempotencyKeyReusedError, SessionTooLargeError } from '../core/errors';
 import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
@@ -26,6 +27,8 @@ import {
   replayedResult,
   replayOrRefuse,
 } from '../core/idempotency';
+import { batchSavedAt } from '../core/saved-at';
+import { timedEntry } from '../core/saved-times';
 import { replaceDocumentRange, setDocumentMeta } from '../core/session-document';
 import {
   assertSnapshotSwap,
@@ -137,9 +140,10 @@ export class JsonFileMemory implements SessionStore {
     const state = await this.load();
     const messages = afterSnapshot(state);
     const first = state.saved - messages.length + 1;
+    const skip = state.messages.length - messages.length;
     return {
       snapshot: state.snapshot,
-      tail: messages.map((message, i) => ({ cursor: first + i, message })),
+      tail: messages.map((message, i) => timedEntry(first + i, message, state.times[skip + i])),
     };
   }
 
@@ -168,6 +172,7 @@ export class JsonFileMemory implements SessionStore {
     const batch = deepFreeze(validateMessages(messages));
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
+    const savedAt = batchSavedAt(opts, this.now);
     throwIfAborted(opts);
     if (batch.length === 0) {
       const seen = key === undefined ? undefined : (await this.load()).keys.get(key);
@@ -177,7 +182,7 @@ export class JsonFileMemory implements SessionStore {
     const outcome = await new Promise<SaveResult>((resolve, reject) =>
       this.files.enqueue<QueuedSave>(
         this.path,
-        { batch, key, digest, opts, resolve, reject },
+        { batch, key, digest, savedAt, opts, resolve, reject },
         (group) => this.flushSaves(group),
       ),
     );
@@ -202,18 +207,46 @@ export class JsonFileMemory implements SessionStore {
         await this.files.writeHead(this.sessionId, this.path, state, { snapshot: stored }, now);
       } else {
         const whole = await this.files.whole(this.sessionId, this.path, state);
-        const messages = this.pruneCompacted
-          ? whole.messages.slice(Math.max(0, upTo - (whole.saved - whole.messages.length)))
-          : whole.messages;
+        const drop = this.pruneCompacted
+          ? Math.max(0, upTo - (whole.saved - whole.messages.length))
+          : 0;
         await this.files.writeGeneration(
           this.sessionId,
           this.path,
           state,
-          { ...whole, messages, snapshot: stored },
+          {
+            ...whole,
+            messages: whole.messages.slice(drop),
+            savedAt: whole.savedAt?.slice(drop),
+            snapshot: stored,
+          },
           now,
         );
       }
       return stored;
+    });
+  }
+
+  /** See `CoveredLogPruning`: rewrites the log without the covered messages, under the file lock. */
+  async pruneCovered(opts?: CallOptions): Promise<number> {
+    throwIfAborted(opts);
+    return this.write('prune', opts, async (state) => {
+      const upTo = state.snapshot?.upTo;
+      if (upTo === undefined || state.from > upTo || state.saved < state.from) return 0;
+      const whole = await this.files.whole(this.sessionId, this.path, state);
+      const dropped = Math.min(
+        whole.messages.length,
+        Math.max(0, upTo - (whole.saved - whole.messages.length)),
+      );
+      if (dropped === 0) return 0;
+      await this.files.writeGeneration(
+        this.sessionId,
+        this.path,
+        state,
+        { ...whole, messages: whole.messages.slice(dropped) },
+        this.now(),
+      );
+      return dropped;
     });
   }
 
@@ -248,6 +281,29 @@ export class JsonFileMemory implements SessionStore {
     );
   }
 
+  /**
+   * Removes the session's files when `belongs(meta)` holds for the session as stored now, reading
+   * and removing under the same locks as a save, so no save lands between the check and the removal.
+   * @returns the messages it kept, or null when there was no session or it does not belong.
+   */
+  async eraseIf(
+    belongs: (meta: Readonly<Record<string, string>>) => boolean,
+  ): Promise<ErasedSession> {
+    return this.files.serialize(this.path, () =>
+      asFileStoreErrors('erase', this.sessionId, async () => {
+        if (!(await exists(dirname(this.path)))) return null;
+        const erased = await withFileLock(this.sessionId, this.path, async () => {
+          const state = await this.files.load(this.sessionId, this.path);
+          if (state.form === 'none' || !belongs(state.meta)) return null;
+          await this.files.remove(this.path);
+          return { messages: Math.max(0, state.saved - state.from + 1) };
+        });
+        if (erased) await this.noteWritten();
+        return erased;
+      }),
+    );
+  }
+
   /** The session as stored now; a file error is a `StorageFullError` or `BackendUnavailableError`. */
   private load(): Promise<SessionState> {
     return asFileStoreErrors('read', this.sessionId, () =>
@@ -270,7 +326,7 @@ export class JsonFileMemory implements SessionStore {
   /**
    * Runs `change` on the session as stored now, holding the cross-process lock (the caller holds
    * this process's queue for the file). The folder is created only when the lock cannot be made
-   * for its lack. A file error is a `StorageFullError` or a `BackendUnavailableError` naming
+   * for its lack (at most once per call). A file error is a `StorageFullError` or a `BackendUnavailableError` naming
    * `operation`.
    */
   private async locked<T>(
@@ -291,7 +347,9 @@ export class JsonFileMemory implements SessionStore {
         result = await attempt();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        if (await exists(dirname(this.path))) throw error;
+        // The folder was missing when the lock was tried. Another session's first save may have
+        // made it since, so whether it exists now says nothing: make it (a no-op when there)
+        // and try once more; a second ENOENT is then about something else and is thrown.
         await mkdir(dirname(this.path), { recursive: true });
         result = await attempt();
       }
@@ -359,15 +417,16 @@ export class JsonFileMemory implements SessionStore {
 
   /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
   private async saveAlone(state: SessionState, item: QueuedSave): Promise<SaveResult> {
-    const { batch, key, digest } = item;
+    const { batch, key, digest, savedAt } = item;
     const seen = key === undefined ? undefined : state.keys.get(key);
     if (seen) return replayOrRefuse(this.sessionId, seen, digest);
     const first = state.saved + 1;
     const last = state.saved + batch.length;
     const now = this.now();
     const all = [...state.messages, ...batch];
-    if (key === undefined && isPlain(state) && this.files.fitsPlain(all)) {
-      await this.files.writePlain(this.sessionId, this.path, all, now);
+    const times = [...state.times, ...batch.map(() => savedAt)];
+    if (key === undefined && isPlain(state) && this.files.fitsPlain(all, times)) {
+      await this.files.writePlain(this.sessionId, this.path, all, times, now);
     } else {
       const known = keyRecords(state);
       const keyRecordsAfter: KeyRecord[] =
@@ -378,6 +437,7 @@ export class JsonFileMemory implements SessionStore {
         state,
         {
           messages: all,
+          savedAt: times,
           saved: last,
           snapshot: state.snapshot,
           meta: state.meta,
@@ -415,7 +475,12 @@ export class JsonFileMemory implements SessionStore {
       this.sessionId,
       this.path,
       state,
-      writes.map((item) => ({ messages: item.batch, key: item.key, digest: item.digest })),
+      writes.map((item) => ({
+        messages: item.batch,
+        key: item.key,
+        digest: item.digest,
+        savedAt: item.savedAt,
+      })),
       this.now(),
     );
     const outcomes = new Map<QueuedSave, readonly [Cursor, Cursor] | Error>();
@@ -442,7 +507,11 @@ export class JsonFileMemory implements SessionStore {
       const whole = await this.files.whole(this.sessionId, this.path, now);
       const replaced = replaceDocumentRange(whole, from, to, summary);
       if (!replaced) return;
-      const next: WholeSession = { ...whole, messages: replaced.messages };
+      const next: WholeSession = {
+        ...whole,
+        messages: replaced.messages,
+        savedAt: replaced.savedAt,
+      };
       await this.files.writeGeneration(this.sessionId, this.path, now, next, this.now());
     });
   }
@@ -454,6 +523,8 @@ interface QueuedSave {
   key: string | undefined;
   /** The batch's digest, kept with `key`. */
   digest: string | undefined;
+  /** The time recorded for the batch (ISO). */
+  savedAt: string;
   opts: SaveOptions | undefined;
   resolve(outcome: SaveResult): void;
   reject(error: unknown): void;

@@ -5,10 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { CorruptSessionError, SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
+import { markSavedTimes, timedEntry, timesFor, type SavedTimes } from '../core/saved-times';
 import { tellObserver, type StoreObserver } from '../core/store-observer.interface';
 import { syncDirectory, writeFileAtomic } from './atomic-write';
 import { HEAD_FORMAT, isHead, type KeyRecord, type SessionHead } from './session-head';
-import { encodeLogLine } from './session-log';
+import { encodeLogLine, type LogBatch } from './session-log';
 import { writeAll, writeAllOf } from './write-all';
 import {
   assertSnapshotInRange,
@@ -50,6 +51,8 @@ export interface SessionFilesOptions {
 /** What the whole kept log of a session is, for the rare writes that rewrite it. */
 export interface WholeSession {
   messages: readonly Message[];
+  /** When each message's batch was saved, parallel to `messages`. Absent: none known. */
+  savedAt?: SavedTimes;
   saved: number;
   snapshot: StoredSnapshot | null;
   meta: Readonly<Record<string, string>>;
@@ -194,7 +197,8 @@ export class SessionFiles {
     const start = Math.max(after + 1, state.from);
     if (state.form !== 'log' || start >= state.windowAt) {
       for (let c = start; c <= state.saved && entries.length < limit; c++) {
-        entries.push({ cursor: c, message: state.messages[c - state.windowAt]! });
+        const i = c - state.windowAt;
+        entries.push(timedEntry(c, state.messages[i]!, state.times[i]));
       }
       return entries;
     }
@@ -203,7 +207,9 @@ export class SessionFiles {
       await readBatches(session, handle, 0, state.log!.end, state.from, (batch) => {
         batch.messages.forEach((message, i) => {
           const cursor = batch.at + i;
-          if (cursor >= start && entries.length < limit) entries.push({ cursor, message });
+          if (cursor >= start && entries.length < limit) {
+            entries.push(timedEntry(cursor, message, batch.savedAt));
+          }
         });
         return entries.length < limit;
       });
@@ -215,12 +221,13 @@ export class SessionFiles {
 
   /** Every kept message, for rewrites: reads the whole log in log form. */
   async whole(session: string, path: string, state: SessionState): Promise<WholeSession> {
-    const messages =
+    const fromLog =
       state.form === 'log' && state.windowAt > state.from
-        ? (await this.entries(session, path, state, state.from - 1, Infinity)).map((e) => e.message)
-        : state.messages;
+        ? await this.entries(session, path, state, state.from - 1, Infinity)
+        : null;
     return {
-      messages,
+      messages: fromLog ? fromLog.map((e) => e.message) : state.messages,
+      savedAt: fromLog ? fromLog.map((e) => e.savedAt) : state.times,
       saved: state.saved,
       snapshot: state.snapshot,
       meta: state.meta,
@@ -241,7 +248,12 @@ export class SessionFiles {
     session: string,
     path: string,
     state: SessionState,
-    batches: ReadonlyArray<{ messages: readonly Message[]; key?: string; digest?: string }>,
+    batches: ReadonlyArray<{
+      messages: readonly Message[];
+      key?: string;
+      digest?: string;
+      savedAt?: string;
+    }>,
     now: Date,
   ): Promise<Array<readonly [Cursor, Cursor] | SessionTooLargeError>> {
     const log = state.log!;
@@ -249,21 +261,15 @@ export class SessionFiles {
     let next = state.saved + 1;
     let size = state.file!.identity.size + end;
     const lines: Buffer[] = [];
-    const appended: Array<{
-      offset: number;
-      at: Cursor;
-      messages: readonly Message[];
-      key?: string;
-      digest?: string;
-    }> = [];
+    const appended: LogBatch[] = [];
     let offset = end;
-    const results = batches.map(({ messages, key, digest }) => {
-      const line = Buffer.from(encodeLogLine(next, messages, key, digest), 'utf8');
+    const results = batches.map(({ messages, key, digest, savedAt }) => {
+      const line = Buffer.from(encodeLogLine(next, messages, key, digest, savedAt), 'utf8');
       if (size + line.length > this.maxSessionBytes) {
         return new SessionTooLargeError(session, size + line.length, this.maxSessionBytes);
       }
       lines.push(line);
-      appended.push({ offset, at: next, messages, key, digest });
+      appended.push({ offset, at: next, messages, key, digest, savedAt });
       offset += line.length;
       size += line.length;
       next += messages.length;
@@ -302,13 +308,7 @@ export class SessionFiles {
     path: string,
     state: SessionState,
     end: number,
-    appended: ReadonlyArray<{
-      offset: number;
-      at: Cursor;
-      messages: readonly Message[];
-      key?: string;
-      digest?: string;
-    }>,
+    appended: readonly LogBatch[],
     length: number,
     now: Date,
   ): Promise<void> {
@@ -331,24 +331,28 @@ export class SessionFiles {
     };
   }
 
-  /** Rewrites a plain session as the array Phero reads (atomically: temp file, fsync, rename, folder fsync). */
+  /**
+   * Rewrites a plain session as the array Phero reads (atomically: temp file, fsync, rename,
+   * folder fsync), its save times as marks on the messages (see `SAVED_AT_MARK`).
+   */
   async writePlain(
     session: string,
     path: string,
     messages: readonly Message[],
+    times: SavedTimes,
     now: Date,
   ): Promise<void> {
-    const text = JSON.stringify(messages);
+    const text = JSON.stringify(markSavedTimes(messages, times));
     const size = Buffer.byteLength(text);
     this.assertSize(session, size);
     await writeFileAtomic(path, text, { mtime: now });
     this.reportSize(session, size);
   }
 
-  /** Whether a plain session of these messages stays plain. */
-  fitsPlain(messages: readonly Message[]): boolean {
+  /** Whether a plain session of these messages (saved at `times`) stays plain. */
+  fitsPlain(messages: readonly Message[], times: SavedTimes): boolean {
     // Most messages are ASCII: the text length is a cheap lower bound on the bytes.
-    const text = JSON.stringify(messages);
+    const text = JSON.stringify(markSavedTimes(messages, times));
     return text.length <= this.plainMaxBytes && Buffer.byteLength(text) <= this.plainMaxBytes;
   }
 
@@ -401,11 +405,15 @@ export class SessionFiles {
     let tail = { offset: 0, at: from };
     const chunks: Buffer[] = [];
     let offset = 0;
-    for (let i = 0; i < whole.messages.length; i += REWRITE_LINE_MESSAGES) {
-      const at = from + i;
-      const batch = whole.messages.slice(i, i + REWRITE_LINE_MESSAGES);
+    const times = timesFor(whole.savedAt, whole.messages.length);
+    for (const [start, count] of rewriteLines(times)) {
+      const at = from + start;
+      const batch = whole.messages.slice(start, start + count);
       if (at <= upTo + 1 && upTo + 1 < at + batch.length) tail = { offset, at };
-      const line = Buffer.from(encodeLogLine(at, batch), 'utf8');
+      const line = Buffer.from(
+        encodeLogLine(at, batch, undefined, undefined, times[start]),
+        'utf8',
+      );
       chunks.push(line);
       offset += line.length;
     }
@@ -492,6 +500,22 @@ export class SessionFiles {
     if (size > this.maxSessionBytes)
       throw new SessionTooLargeError(session, size, this.maxSessionBytes);
   }
+}
+
+/**
+ * How a rewrite splits a log into lines, as `[start, count]`: one line per run of messages saved
+ * at one time (so each keeps its time), at most {@link REWRITE_LINE_MESSAGES} a line.
+ */
+function rewriteLines(times: readonly (string | undefined)[]): Array<[number, number]> {
+  const lines: Array<[number, number]> = [];
+  let start = 0;
+  for (let i = 1; i <= times.length; i++) {
+    if (i === times.length || times[i] !== times[start] || i - start === REWRITE_LINE_MESSAGES) {
+      lines.push([start, i - start]);
+      start = i;
+    }
+  }
+  return lines;
 }
 
 /** The tail position for `snapshot` in a loaded log: the line holding `upTo + 1`, or the log's end. */

@@ -2,7 +2,12 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListSessionsQuery, SessionInfo, SessionPage } from '../core/backend.interface';
 import { unlessCorrupt } from '../core/session-info';
-import { decodeListToken, encodeListToken, listLimit, matchesSearch } from '../core/session-list';
+import {
+  decodeListToken,
+  encodeListToken,
+  listLimit,
+  matchesListQuery,
+} from '../core/session-list';
 import { isAlive, removeIfAbandoned } from './file-lock';
 import type { SessionIndex } from './session-index';
 
@@ -27,11 +32,12 @@ export async function listSessionFiles(
   await index.refresh();
   const items: SessionInfo[] = [];
   let from = after;
-  // A search may read every session: sort them once rather than pick the next few each time.
-  const sorted = q.search ? index.newest(Infinity, after) : null;
+  // A search or resource filter may read every session: sort them once rather than pick the next few each time.
+  const filtered = Boolean(q.search) || (q.resource !== undefined && q.resource !== null);
+  const sorted = filtered ? index.newest(Infinity, after) : null;
   let taken = 0;
   while (items.length <= limit) {
-    const want = q.search ? READ_CONCURRENCY : Math.min(READ_CONCURRENCY, limit + 1 - items.length);
+    const want = filtered ? READ_CONCURRENCY : Math.min(READ_CONCURRENCY, limit + 1 - items.length);
     const positions = sorted ? sorted.slice(taken, (taken += want)) : index.newest(want, from);
     if (positions.length === 0) break;
     from = positions[positions.length - 1]!;
@@ -41,7 +47,7 @@ export async function listSessionFiles(
       // A session gone, or written since the index says: the index learns it.
       if (info?.updatedAt !== position.updatedAt)
         index.correct(position.id, info?.updatedAt ?? null);
-      if (info && matchesSearch(info, q.search) && items.length <= limit) items.push(info);
+      if (info && matchesListQuery(info, q) && items.length <= limit) items.push(info);
     }
   }
   const page = items.slice(0, limit);

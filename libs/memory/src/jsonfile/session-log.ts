@@ -6,7 +6,8 @@ import { decodeMessages } from '../core/message.codec';
 /**
  * One line of a session's log file: one saved batch, in JSON Lines. `at` is the cursor of the
  * batch's first message, `m` its messages, `k` the idempotency key it was saved with (if any),
- * `d` the digest of the batch kept with that key and `n` the count of messages. `at` and `n` end
+ * `d` the digest of the batch kept with that key, `t` the ISO time the batch was saved (absent
+ * when unknown, and in lines of earlier versions) and `n` the count of messages. `at` and `n` end
  * the line, so the count a session holds is read from the log's last bytes, without parsing its
  * last batch (lines written before hold `at` first and no `n`; both decode).
  * A line is committed once it ends with a newline; a last line without one was torn by a crash
@@ -20,6 +21,8 @@ export interface LogBatch {
   messages: readonly Message[];
   key?: string;
   digest?: string;
+  /** When the batch was saved (ISO time); absent when unknown. */
+  savedAt?: string;
 }
 
 /** How many bytes a log read takes at a time: bounds memory and the time between event-loop turns. */
@@ -32,12 +35,19 @@ export function encodeLogLine(
   messages: readonly Message[],
   key?: string,
   digest?: string,
+  savedAt?: string,
 ): string {
-  const line: { m: readonly Message[]; k?: string; d?: string; at?: Cursor; n?: number } = {
-    m: messages,
-  };
+  const line: {
+    m: readonly Message[];
+    k?: string;
+    d?: string;
+    t?: string;
+    at?: Cursor;
+    n?: number;
+  } = { m: messages };
   if (key !== undefined) line.k = key;
   if (key !== undefined && digest !== undefined) line.d = digest;
+  if (savedAt !== undefined) line.t = savedAt;
   line.at = at;
   line.n = messages.length;
   return `${JSON.stringify(line)}\n`;
@@ -77,11 +87,12 @@ export function decodeLogLine(text: string, offset: number): LogBatch {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new Error(`log line at byte ${offset} is not an object`);
   }
-  const { at, m, k, d, n } = raw as {
+  const { at, m, k, d, t, n } = raw as {
     at?: unknown;
     m?: unknown;
     k?: unknown;
     d?: unknown;
+    t?: unknown;
     n?: unknown;
   };
   if (!Number.isSafeInteger(at) || (at as number) < 1) {
@@ -102,6 +113,8 @@ export function decodeLogLine(text: string, offset: number): LogBatch {
   const batch: LogBatch = { offset, at: at as number, messages: decodeMessages(m) };
   if (k !== undefined) batch.key = k;
   if (k !== undefined && d !== undefined) batch.digest = d;
+  // A time that is not text is not worth refusing the session over: it reads as unknown.
+  if (typeof t === 'string') batch.savedAt = t;
   return batch;
 }
 

@@ -5,6 +5,7 @@ import { CorruptSessionError } from '../core/errors';
 import { IDEMPOTENCY_KEY_WINDOW, type IdempotencyRecord } from '../core/idempotency';
 import type { Cursor } from '../core/memory.interface';
 import type { Message } from '../core/message';
+import { timesFor } from '../core/saved-times';
 import { decodeDocument } from '../core/session-document';
 import { decodeHead, isHead, type SessionHead } from './session-head';
 import { readLastLineRange, readLastLogLine, readLogLines, type LogBatch } from './session-log';
@@ -59,6 +60,8 @@ export interface SessionState {
   windowAt: Cursor;
   /** The loaded messages, frozen: cursors `windowAt`…`saved`. */
   messages: Message[];
+  /** When each loaded message's batch was saved, parallel to `messages` (undefined: unknown). */
+  times: (string | undefined)[];
   /** Recent idempotency keys, the cursors their saves stored and their batches' digests, oldest first. */
   keys: Map<string, IdempotencyRecord>;
   log: LoadedLog | null;
@@ -73,6 +76,7 @@ export const NO_SESSION: SessionState = Object.freeze({
   saved: 0,
   windowAt: 1,
   messages: [],
+  times: [],
   keys: new Map(),
   log: null,
 }) as SessionState;
@@ -125,6 +129,7 @@ export function parseSessionText(
       saved: head.tail.at - 1,
       windowAt: head.tail.at,
       messages: [],
+      times: [],
       keys: keysOfHead(head),
       log: { head, ino: -1, end: head.tail.offset, size: head.tail.offset, lines: [] },
     };
@@ -145,6 +150,7 @@ export function parseSessionText(
     saved: doc.saved,
     windowAt: doc.saved - doc.messages.length + 1,
     messages: deepFreeze([...doc.messages]),
+    times: timesFor(doc.savedAt, doc.messages.length),
     keys,
     log: null,
   };
@@ -176,6 +182,7 @@ export async function refreshLog(
       log.end = log.head.tail.offset;
       log.lines = [];
       state.messages = [];
+      state.times = [];
       state.keys = keysOfHead(log.head);
       state.saved = log.head.tail.at - 1;
     }
@@ -202,11 +209,13 @@ export async function refreshLog(
   }
 }
 
-/** Records a key as the newest, forgetting the oldest beyond {@link KEY_WINDOW}. */
-/** Adds one log line's batch to a loaded session: its line, its messages, its cursor and its key. */
+/** Adds one log line's batch to a loaded session: its line, its messages and their time, its cursor and its key. */
 export function applyLogBatch(state: SessionState, log: LoadedLog, batch: LogBatch): void {
   log.lines.push({ offset: batch.offset, at: batch.at, count: batch.messages.length });
-  for (const message of batch.messages) state.messages.push(message);
+  for (const message of batch.messages) {
+    state.messages.push(message);
+    state.times.push(batch.savedAt);
+  }
   state.saved = batch.at + batch.messages.length - 1;
   if (batch.key !== undefined) {
     rememberKey(state.keys, {
@@ -218,6 +227,7 @@ export function applyLogBatch(state: SessionState, log: LoadedLog, batch: LogBat
   }
 }
 
+/** Records a key as the newest, forgetting the oldest beyond {@link KEY_WINDOW}. */
 export function rememberKey(keys: Map<string, IdempotencyRecord>, record: IdempotencyRecord): void {
   keys.delete(record.key);
   keys.set(record.key, record);

@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { BackendUnavailableError, MemoryError, StorageFullError } from '../core/errors';
+import { rethrowTranslated } from '../core/rethrow-translated';
 
 /** The store's name in the errors it raises. */
 export const JSON_FILE_STORE = 'JSON file';
@@ -70,9 +71,5 @@ export async function asFileStoreErrors<T>(
   session: string | null,
   fn: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw fileStoreError(operation, session, error);
-  }
+  return rethrowTranslated(fn, (error) => fileStoreError(operation, session, error));
 }

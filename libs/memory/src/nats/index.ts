@@ -10,3 +10,4 @@ export {
   natsCompactionJobStore,
   type NatsCompactionJobStoreOptions,
 } from './nats-compaction-job.store';
+export { natsAuditLog, natsAuditStream, type NatsAuditLogOptions } from './nats-audit.log';

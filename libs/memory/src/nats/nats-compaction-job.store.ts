@@ -1,15 +1,16 @@
 import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
 import type { KV, NatsConnection } from 'nats';
-import type {
-  CompactionJobStore,
-  StoredCompactionJob,
+import {
+  heldByAnother,
+  type CompactionJobStore,
+  type StoredCompactionJob,
 } from '../core/compaction-job-store.interface';
 import { finishedAfter } from '../core/job-finish-order';
 import { ConcurrentUpdateError } from '../core/errors';
 import { isWrongLastSequence, natsRequest } from './nats-request.error';
 
 /**
- * Compare-and-swap rounds `putIfNewer` makes before it gives up: a round is lost only to another
+ * Compare-and-swap rounds `putIfNewer` (and `claim`) makes before it gives up: a round is lost only to another
  * write of the same id in between, and a session's last compaction is written once a job.
  */
 const PUT_IF_NEWER_ATTEMPTS = 10;
@@ -55,24 +56,52 @@ export async function natsCompactionJobStore(
       );
     },
     // A read, then an update at the revision read: a write in between makes it fail, and we read again.
-    async putIfNewer(job) {
-      const value = JSON.stringify(job);
-      for (let attempt = 0; attempt < PUT_IF_NEWER_ATTEMPTS; attempt++) {
-        const { job: stored, revision } = await read(job.id);
-        if (stored && finishedAfter(stored, job)) return false;
-        try {
-          await natsRequest('store a compaction job', job.sessionId, () =>
-            revision === 0 ? kv.create(job.id, value) : kv.update(job.id, value, revision),
-          );
-          return true;
-        } catch (error) {
-          if (!isWrongLastSequence(error)) throw error;
-        }
-      }
-      throw new ConcurrentUpdateError(job.sessionId, PUT_IF_NEWER_ATTEMPTS);
+    putIfNewer(job) {
+      return swapUnless(job, (stored) => stored !== null && finishedAfter(stored, job));
+    },
+    claim(job, now) {
+      return swapUnless(job, (stored) => heldByAnother(stored, job, now));
     },
     async get(jobId) {
       return (await read(jobId)).job;
     },
+    // KV has no index by session: every job is read (the bucket's max age keeps it small).
+    async deleteForSessions(sessionIds) {
+      if (sessionIds.length === 0) return 0;
+      const gone = new Set(sessionIds);
+      const keys: string[] = [];
+      await natsRequest('list compaction jobs', null, async () => {
+        for await (const key of await kv.keys()) keys.push(key);
+      });
+      let deleted = 0;
+      for (const key of keys) {
+        const { job } = await read(key);
+        if (!job || !gone.has(job.sessionId)) continue;
+        await natsRequest('delete a compaction job', job.sessionId, () => kv.purge(key));
+        deleted++;
+      }
+      return deleted;
+    },
   };
+
+  /** Stores `job` at the revision read unless `refuse` says no; a write in between means a re-read. */
+  async function swapUnless(
+    job: StoredCompactionJob,
+    refuse: (stored: StoredCompactionJob | null) => boolean,
+  ): Promise<boolean> {
+    const value = JSON.stringify(job);
+    for (let attempt = 0; attempt < PUT_IF_NEWER_ATTEMPTS; attempt++) {
+      const { job: stored, revision } = await read(job.id);
+      if (refuse(stored)) return false;
+      try {
+        await natsRequest('store a compaction job', job.sessionId, () =>
+          revision === 0 ? kv.create(job.id, value) : kv.update(job.id, value, revision),
+        );
+        return true;
+      } catch (error) {
+        if (!isWrongLastSequence(error)) throw error;
+      }
+    }
+    throw new ConcurrentUpdateError(job.sessionId, PUT_IF_NEWER_ATTEMPTS);
+  }
 }

@@ -1,5 +1,6 @@
 import { NatsError } from 'nats';
 import { BackendUnavailableError } from '../core/errors';
+import { rethrowTranslated } from '../core/rethrow-translated';
 
 /**
  * A request to the NATS server failed for a reason of the connection or the server (a timeout
@@ -36,12 +37,9 @@ export async function natsRequest<T>(
   session: string | null,
   fn: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof NatsError && !isWrongLastSequence(error)) {
-      throw new NatsRequestError(operation, session, error);
-    }
-    throw error;
-  }
+  return rethrowTranslated(fn, (error) =>
+    error instanceof NatsError && !isWrongLastSequence(error)
+      ? new NatsRequestError(operation, session, error)
+      : error,
+  );
 }

@@ -12,7 +12,7 @@ import {
   compareNewestFirst,
   decodeListToken,
   listLimit,
-  matchesSearch,
+  matchesListQuery,
 } from '../core/session-list';
 import { natsRequest } from './nats-request.error';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
@@ -84,7 +84,7 @@ export async function listNatsSessions(
       if (seen.has(key)) continue;
       seen.add(key);
       const session = await listable(source, key, msg, keepsHistory);
-      if (!session || !matchesSearch(session, q.search)) continue;
+      if (!session || !matchesListQuery(session, q)) continue;
       if (position && compareNewestFirst(session, position) <= 0) continue;
       found.push({ info: session, seq: msg.seq });
     }

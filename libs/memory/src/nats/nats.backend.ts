@@ -5,7 +5,9 @@ import {
   assertStringOption,
   assertWholeNumberOption,
 } from '../core/factory-options';
-import type { MemoryBackend } from '../core/backend.interface';
+import { RESOURCE_META_KEY, type MemoryBackend } from '../core/backend.interface';
+import { eraseListedSessions } from '../core/resource-erase';
+import { assertResource } from '../core/session-list';
 import type { SummarizationOptions } from '../core/legacy-summarization';
 import type { StoreObserver } from '../core/store-observer.interface';
 import { assertSessionId } from '../core/session-id';
@@ -176,6 +178,15 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     },
     async list(q) {
       return listNatsSessions(listSource, q);
+    },
+    async erase(q) {
+      assertResource(q?.resource);
+      const { resource } = q;
+      return eraseListedSessions(
+        (page) => listNatsSessions(listSource, page),
+        resource,
+        async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
+      );
     },
     async inspect(sessionId) {
       return NatsMemory.inspect(kv, sessionId);

@@ -5,6 +5,7 @@ import {
   SnapshotConflictError,
   assistantMessage,
   userMessage,
+  type Message,
 } from '@agent-memory/memory';
 import { NatsMemory, natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { readFileSync } from 'node:fs';
@@ -30,6 +31,12 @@ afterAll(async () => {
   await backend.close();
   await buckets.cleanup();
 });
+
+/** The clock of the stores below: the time every batch they save is recorded with. */
+const T = '2026-12-04T10:00:00.000Z';
+const now = () => new Date(T);
+/** A message as the stored array holds the first message of a run saved at `at`. */
+const marked = (message: Message, at = T) => ({ ...message, savedAt: at });
 
 const storedJson = async (id: string) =>
   JSON.parse(new TextDecoder().decode((await kv.get(id))!.value));
@@ -58,11 +65,17 @@ describe('NatsMemory', () => {
 
   it('stores a plain session as the compact JSON array of its messages, what Phero decodes', async () => {
     const id = newId();
-    const memory = await NatsMemory.open(kv, id);
+    const memory = await NatsMemory.open(kv, id, { now });
     await memory.save(conversation(2));
-    await memory.save([userMessage('third')]);
+    const later = '2026-12-04T10:05:00.000Z';
+    await memory.save([userMessage('third')], { savedAt: later });
     const text = new TextDecoder().decode((await kv.get(id))!.value);
-    expect(text).toBe(JSON.stringify([...conversation(2), userMessage('third')]));
+    // Each batch's time marks its first message (Phero's decoder skips the unknown key).
+    const [first, second] = conversation(2);
+    expect(text).toBe(
+      JSON.stringify([marked(first!), second, marked(userMessage('third'), later)]),
+    );
+    expect((await memory.entries()).map((e) => e.savedAt)).toEqual([T, T, later]);
     const parsed = JSON.parse(text) as unknown[];
     expect(Array.isArray(parsed)).toBe(true);
     expect(parsed).toHaveLength(3);
@@ -71,17 +84,18 @@ describe('NatsMemory', () => {
 
   it('switches to the object form for metadata or a snapshot, and back to the array when the metadata is gone', async () => {
     const id = newId();
-    const memory = await NatsMemory.open(kv, id);
+    const memory = await NatsMemory.open(kv, id, { now });
     await memory.save(conversation(4));
+    const four = [marked(conversation(4)[0]!), ...conversation(4).slice(1)];
     await memory.setMeta('title', 'Plan');
     expect(await storedJson(id)).toEqual({
-      messages: conversation(4),
+      messages: four,
       saved: 4,
       snapshot: null,
       meta: { title: 'Plan' },
     });
     await memory.setMeta('title', '');
-    expect(await storedJson(id)).toEqual(conversation(4));
+    expect(await storedJson(id)).toEqual(four);
 
     await memory.saveSnapshot({ summary: 'first two' }, 2, null);
     expect(await storedJson(id)).toMatchObject({
@@ -89,9 +103,11 @@ describe('NatsMemory', () => {
       saved: 4,
       snapshot: { summary: 'first two', upTo: 2 },
     });
+    // Pruned, the first kept message carries its batch's time.
+    expect((await storedJson(id)).messages[0]).toEqual(marked(conversation(4)[2]!));
     await memory.clear();
     await memory.save([userMessage('fresh')]);
-    expect(await storedJson(id)).toEqual([userMessage('fresh')]);
+    expect(await storedJson(id)).toEqual([marked(userMessage('fresh'))]);
   });
 
   it('loads and lists a value written by Phero itself (every Go field, null lists), and appends keeping it an array', async () => {
@@ -117,11 +133,16 @@ describe('NatsMemory', () => {
     expect(await backend.inspect(id)).toMatchObject({ id, messages: 9, stored: 9, meta: {} });
     expect((await backend.list({ search: id })).items.map((i) => i.id)).toEqual([id]);
 
+    // Phero's messages have no known save time; ours do.
+    expect((await memory.entries()).some((e) => 'savedAt' in e)).toBe(false);
     await memory.save([userMessage('from us')]);
     const after = await storedJson(id);
     expect(Array.isArray(after)).toBe(true);
     expect(after).toHaveLength(10);
     expect(after.slice(0, 9)).toEqual(loaded);
+    const times = (await memory.entries()).map((e) => e.savedAt);
+    expect(times.slice(0, 9)).toEqual(Array(9).fill(undefined));
+    expect(times[9]).toEqual(expect.any(String));
   });
 
   it('loads a plain array written by Phero, and an object with Go field names', async () => {

@@ -7,7 +7,9 @@ import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
 import type { StoreObserver } from '../core/store-observer.interface';
-import { natsRequest } from './nats-request.error';
+import { isWrongLastSequence, natsRequest } from './nats-request.error';
+import { ConcurrentUpdateError } from '../core/errors';
+import type { ErasedSession } from '../core/resource-erase';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {
   withSessionWriter,
@@ -49,6 +51,9 @@ export interface NatsMemoryOptions {
   /** Told about compare-and-swap retries and each written session's size, for metrics. */
   observer?: StoreObserver;
 }
+
+/** Reads and revision-checked purges an erase tries before it gives up on a session that keeps changing. */
+const ERASE_ATTEMPTS = 20;
 
 /**
  * A session kept in one NATS JetStream KV key (the session id, used as is). The value is compact
@@ -139,6 +144,48 @@ export class NatsMemory extends DocumentStore {
         writer.known = null;
       }),
     );
+  }
+
+  /**
+   * Purges the key when `belongs(meta)` holds for the value as stored now. The purge is checked
+   * against the revision read (`previousSeq`): a save of another process that lands in between
+   * makes it fail, and the key is read and checked again, so what is purged is always what was
+   * checked. This process's writes of the session wait meanwhile.
+   * @returns the messages it kept, or null when there was no session or it does not belong.
+   * @throws ConcurrentUpdateError when the key changed during each of {@link ERASE_ATTEMPTS} tries.
+   */
+  async eraseIf(
+    belongs: (meta: Readonly<Record<string, string>>) => boolean,
+  ): Promise<ErasedSession> {
+    let erased: ErasedSession = null;
+    await this.withWriter((writer) =>
+      writer.exclusive(async () => {
+        erased = await this.purgeIf(belongs);
+        if (erased) writer.known = null;
+      }),
+    );
+    return erased;
+  }
+
+  /** One erase: read, check, revision-checked purge; read again when another write came between. */
+  private async purgeIf(
+    belongs: (meta: Readonly<Record<string, string>>) => boolean,
+  ): Promise<ErasedSession> {
+    for (let attempt = 1; attempt <= ERASE_ATTEMPTS; attempt++) {
+      const entry = await natsRequest('erase', this.sessionId, () => this.kv.get(this.sessionId));
+      const loaded = loadedSession(this.sessionId, entry);
+      if (!loaded.exists || !belongs(loaded.doc.meta)) return null;
+      try {
+        await natsRequest('erase', this.sessionId, () =>
+          this.kv.purge(this.sessionId, { previousSeq: loaded.revision }),
+        );
+      } catch (error) {
+        if (isWrongLastSequence(error)) continue;
+        throw error;
+      }
+      return { messages: loaded.doc.messages.length };
+    }
+    throw new ConcurrentUpdateError(this.sessionId, ERASE_ATTEMPTS);
   }
 
   /** The key as it is now, decoded; remembered as the base of the next save. */

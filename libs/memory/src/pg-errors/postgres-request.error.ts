@@ -1,4 +1,5 @@
 import { BackendError, BackendUnavailableError, MemoryError } from '../core/errors';
+import { rethrowTranslated } from '../core/rethrow-translated';
 
 /**
  * SQLSTATEs of "relation, schema or function does not exist": the migrations were never run (the
@@ -111,16 +112,14 @@ export async function pgRequest<T>(
   session: string | null,
   fn: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof MemoryError || error instanceof RangeError) throw error;
-    if (isPostgresUnavailable(error)) throw new PostgresRequestError(operation, session, error);
+  return rethrowTranslated(fn, (error) => {
+    if (error instanceof MemoryError || error instanceof RangeError) return error;
+    if (isPostgresUnavailable(error)) return new PostgresRequestError(operation, session, error);
     // Only the driver's own errors (they carry a SQLSTATE) are hidden behind a query error; any
     // other error, such as the reason of a caller's abort signal, is passed on as it is.
-    if (errorCode(error) === undefined) throw error;
-    throw new PostgresQueryError(operation, session, error);
-  }
+    if (errorCode(error) === undefined) return error;
+    return new PostgresQueryError(operation, session, error);
+  });
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -32,4 +32,10 @@ export { AddIdempotencyKeys1764950000000 } from './migrations/add-idempotency-ke
 export { MemoryMigrationDataSource } from './migrations/memory-migration.data-source';
 export { PostgresCompactionJobStore, compactionJobsTable } from './postgres-compaction-job.store';
 export { CreateCompactionJobs1764960000000 } from './migrations/create-compaction-jobs.migration';
+export {
+  PostgresAuditLog,
+  auditLogTable,
+  type PostgresAuditLogOptions,
+} from './postgres-audit.log';
+export { CreateAuditLog1765100000000 } from './migrations/create-audit-log.migration';
 export { CreateSaveProcedure1764970000000 } from './migrations/create-save-procedure.migration';

@@ -23,7 +23,7 @@ export function compactionJobsTable(names: MemoryTableNames): string {
 export class PostgresCompactionJobStore implements CompactionJobStore {
   private readonly table: string;
   /** The upsert of `put`, and the same with its update only for a job that finished no earlier. */
-  private readonly upserts: { always: string; ifNewer: string };
+  private readonly upserts: { always: string; ifNewer: string; unlessHeld: string };
   private nextSweepAt = 0;
 
   /**
@@ -46,6 +46,12 @@ export class PostgresCompactionJobStore implements CompactionJobStore {
     this.upserts = {
       always: upsert,
       ifNewer: `${upsert} WHERE ${finished('stored')} <= ${finished('EXCLUDED')} RETURNING job_id`,
+      // The condition of `heldByAnother`, negated; $4 is the caller's clock (epoch ms).
+      unlessHeld: `${upsert} WHERE NOT (
+          stored.job->>'state' IN ('queued', 'running')
+          AND stored.job->>'owner' IS DISTINCT FROM EXCLUDED.job->>'owner'
+          AND (stored.job->>'leaseExpiresAt')::double precision > $4::double precision
+        ) RETURNING job_id`,
     };
   }
 
@@ -64,9 +70,23 @@ export class PostgresCompactionJobStore implements CompactionJobStore {
     return rows.length > 0;
   }
 
-  private async upsert(sql: string, job: StoredCompactionJob): Promise<unknown[]> {
+  /**
+   * One conditional upsert, ordered after any concurrent write of the id by the row lock of
+   * `ON CONFLICT` (the condition of `heldByAnother`).
+   * @throws PostgresRequestError when the database does not answer.
+   */
+  async claim(job: StoredCompactionJob, now: number): Promise<boolean> {
+    const rows = await this.upsert(this.upserts.unlessHeld, job, [now]);
+    return rows.length > 0;
+  }
+
+  private async upsert(
+    sql: string,
+    job: StoredCompactionJob,
+    extra: unknown[] = [],
+  ): Promise<unknown[]> {
     const rows = (await pgRequest('store a compaction job', job.sessionId, () =>
-      this.dataSource.query(sql, [job.id, JSON.stringify(job), job.expiresAt]),
+      this.dataSource.query(sql, [job.id, JSON.stringify(job), job.expiresAt, ...extra]),
     )) as unknown[];
     await this.sweepIfDue();
     return rows;
@@ -83,6 +103,21 @@ export class PostgresCompactionJobStore implements CompactionJobStore {
         [now],
       ),
     );
+  }
+
+  /** @throws PostgresRequestError when the database does not answer. */
+  async deleteForSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const [row] = (await pgRequest('delete compaction jobs', null, () =>
+      this.dataSource.query(
+        `WITH gone AS (
+           DELETE FROM ${this.table} WHERE job->>'sessionId' = ANY($1::text[]) RETURNING 1
+         )
+         SELECT count(*) AS deleted FROM gone`,
+        [sessionIds],
+      ),
+    )) as [{ deleted: string }];
+    return Number(row.deleted);
   }
 
   /** @throws PostgresRequestError when the database does not answer. */

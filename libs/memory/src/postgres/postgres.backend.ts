@@ -1,17 +1,21 @@
 import { sessionInfo } from '../core/session-info';
 import { DataSource } from 'typeorm';
-import type {
-  MemoryBackend,
-  SessionInfo,
-  SessionPage,
-  ListSessionsQuery,
+import {
+  RESOURCE_META_KEY,
+  type EraseQuery,
+  type EraseResult,
+  type MemoryBackend,
+  type SessionInfo,
+  type SessionPage,
+  type ListSessionsQuery,
 } from '../core/backend.interface';
+import { nothingErased } from '../core/resource-erase';
 import { LegacySummarization } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
-import { decodeListToken, encodeListToken, listLimit } from '../core/session-list';
+import { assertResource, decodeListToken, encodeListToken, listLimit } from '../core/session-list';
 import { preparedQuery } from './postgres-prepared';
 import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from './memory-schema';
-import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
+import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
 import {
   assertOneOfOptions,
@@ -142,7 +146,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
       const rows = (await pgRequest('list sessions', null, () =>
         // The newest page without a search (what the dashboard opens on) has a statement of its
         // own: a plain walk down the listing index, prepared once per connection.
-        search === null && after === null
+        search === null && after === null && q.resource === undefined
           ? preparedQuery(dataSource, sql.newest, [limit + 1], prepared)
           : // Planned on each call: a generic plan of its optional filters could not pick the index.
             dataSource.query(sql.list, [
@@ -150,11 +154,42 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
               after?.updatedAt ?? null,
               after?.id ?? null,
               limit + 1,
+              q.resource ?? null,
             ]),
       )) as SessionRow[];
       const items = rows.slice(0, limit).map(infoOfRow);
       const last = items[items.length - 1];
       return { items, next: rows.length > limit && last ? encodeListToken(last) : null };
+    },
+
+    /**
+     * One transaction: finds the resource's sessions, takes their session locks (the ones saves
+     * take, so a save in flight finishes first and a later one waits, then starts a new session),
+     * and deletes their messages, snapshots and rows (metadata and idempotency keys) in one
+     * statement that checks the resource again.
+     */
+    async erase(q: EraseQuery): Promise<EraseResult> {
+      assertResource(q?.resource);
+      const { resource } = q;
+      return pgRequest('erase', null, () =>
+        dataSource.transaction(async (tx) => {
+          const found = (await tx.query(sql.resourceSessions, [resource])) as {
+            session_id: string;
+          }[];
+          if (found.length === 0) return nothingErased();
+          const ids = found.map((row) => row.session_id);
+          await tx.query(sql.lockSessions, [ids]);
+          const [row] = (await tx.query(sql.erase, [ids, resource])) as [
+            { ids: string[]; messages: string },
+          ];
+          return {
+            sessions: row.ids.length,
+            messages: Number(row.messages),
+            vectors: 0,
+            sessionIds: row.ids,
+          };
+        }),
+      );
     },
 
     async inspect(sessionId: string): Promise<SessionInfo | null> {
@@ -200,7 +235,8 @@ function infoOfRow(row: SessionRow): SessionInfo {
   });
 }
 
-function statements({ snapshots, sessions }: MemoryTableNames) {
+function statements(names: MemoryTableNames) {
+  const { messages, snapshots, sessions } = names;
   const columns = `s.session_id, s.saved, s.stored, s.updated_at, s.meta, sn.upto_seq
     FROM ${sessions} s LEFT JOIN ${snapshots} sn ON sn.session_id = s.session_id`;
   return {
@@ -211,8 +247,32 @@ function statements({ snapshots, sessions }: MemoryTableNames) {
       WHERE ($1::text IS NULL OR s.session_id ILIKE $1 OR s.meta->>'title' ILIKE $1)
         AND ($2::timestamptz IS NULL OR s.updated_at < $2::timestamptz
              OR (s.updated_at = $2::timestamptz AND s.session_id > $3::text))
+        AND ($5::text IS NULL OR s.meta->>'${RESOURCE_META_KEY}' = $5::text)
       ORDER BY s.updated_at DESC, s.session_id
       LIMIT $4`,
+    resourceSessions: `SELECT session_id FROM ${sessions}
+      WHERE meta->>'${RESOURCE_META_KEY}' = $1 ORDER BY session_id`,
+    // In id order, so that two erases of one resource cannot deadlock.
+    lockSessions: `SELECT count(pg_advisory_xact_lock(${sessionLockKeySql(names, 'id')}))
+      FROM (SELECT id FROM unnest($1::text[]) AS id ORDER BY id) AS ids`,
+    // Checked again under the locks: a session whose resource changed meanwhile is left alone.
+    erase: `WITH target AS (
+        SELECT session_id FROM ${sessions}
+        WHERE session_id = ANY($1::text[]) AND meta->>'${RESOURCE_META_KEY}' = $2
+      ),
+      gone_messages AS (
+        DELETE FROM ${messages} m USING target t WHERE m.session_id = t.session_id RETURNING 1
+      ),
+      gone_snapshots AS (
+        DELETE FROM ${snapshots} sn USING target t WHERE sn.session_id = t.session_id
+      ),
+      gone_sessions AS (
+        DELETE FROM ${sessions} s USING target t WHERE s.session_id = t.session_id
+        RETURNING s.session_id
+      )
+      SELECT coalesce((SELECT array_agg(session_id ORDER BY session_id) FROM gone_sessions), '{}')
+          AS ids,
+        (SELECT count(*) FROM gone_messages) AS messages`,
   };
 }
 

@@ -42,6 +42,7 @@ describe('the memory migrations', () => {
       await migrator.runMigrations({ transaction: 'all' });
       expect(await tablesOf(schema)).toEqual([
         'conversation_memory',
+        'conversation_memory_audit',
         'conversation_memory_jobs',
         'conversation_memory_migrations',
         'conversation_memory_sessions',

@@ -22,7 +22,9 @@ import {
   rememberIdempotencyRecord,
   replayOrRefuse,
   replayedResult,
+  type IdempotencyRecord,
 } from '../core/idempotency';
+import { batchSavedAt } from '../core/saved-at';
 import type { Message } from '../core/message';
 import { validateMessages } from '../core/message.codec';
 import { assertMetaEntry } from '../core/session-meta';
@@ -178,15 +180,18 @@ export class PostgresMemory implements SessionStore {
   }
 
   /**
-   * Without an idempotency key, one call, combined with the saves of the session waiting in
-   * this process; with one, a transaction that takes the session's lock, then its row, looks the
-   * key up in `idempotency_keys`, and inserts and remembers it (with the batch's digest) only
-   * when new; the key with other messages is `IdempotencyKeyReusedError`.
+   * Without an idempotency key or a `savedAt`, one call, combined with the saves of the session
+   * waiting in this process. Otherwise a transaction that takes the session's lock; with a key,
+   * then its row, looks the key up in `idempotency_keys`, and inserts and remembers it (with the
+   * batch's digest) only when new (the key with other messages is `IdempotencyKeyReusedError`);
+   * with a `savedAt`, it sets the inserted rows' `created_at` to it before committing.
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
     const batch = validateMessages(messages);
     const key = opts?.idempotencyKey;
     if (key !== undefined) assertIdempotencyKey(key);
+    // Checked here; recorded only when given (the rows' default is the transaction's time).
+    const savedAt = opts?.savedAt === undefined ? undefined : batchSavedAt(opts, () => new Date());
     throwIfAborted(opts);
     if (batch.length === 0) {
       if (key === undefined) return EMPTY_SAVE_RESULT;
@@ -198,7 +203,7 @@ export class PostgresMemory implements SessionStore {
     }
     const json = batch.map((message) => JSON.stringify(message));
     let result: SaveResult;
-    if (key === undefined) {
+    if (key === undefined && savedAt === undefined) {
       // Saves of this session waiting in this process go together: one lock, one commit.
       const seqs = await pgRequest('save', this.sessionId, () =>
         saveGroupsOf(this.dataSource).save(
@@ -210,23 +215,30 @@ export class PostgresMemory implements SessionStore {
       );
       result = savedRange(seqs);
     } else {
-      const digest = batchDigest(batch);
+      const digest = key === undefined ? undefined : batchDigest(batch);
       result = await pgRequest('save', this.sessionId, () =>
         this.dataSource.transaction(async (tx) => {
           // The session's lock first, as every writer takes it; then its row, with the keys.
           await tx.query(this.sql.lockSession, [this.sessionId]);
-          const [row] = (await tx.query(this.sql.lockIdempotencyKeys, [this.sessionId])) as [
-            { idempotency_keys: unknown },
-          ];
-          const keys = decodeIdempotencyRecords(row.idempotency_keys);
-          const seen = findIdempotencyRecord(keys, key);
-          if (seen) return replayOrRefuse(this.sessionId, seen, digest);
+          let keys: IdempotencyRecord[] = [];
+          if (key !== undefined) {
+            const [row] = (await tx.query(this.sql.lockIdempotencyKeys, [this.sessionId])) as [
+              { idempotency_keys: unknown },
+            ];
+            keys = decodeIdempotencyRecords(row.idempotency_keys);
+            const seen = findIdempotencyRecord(keys, key);
+            if (seen) return replayOrRefuse(this.sessionId, seen, digest);
+          }
           const [{ seqs }] = (await tx.query(this.sql.saveCall, [
             this.sessionId,
             jsonArray(json),
             false,
           ])) as [{ seqs: string[] }];
           const saved = savedRange(ascendingSeqs(seqs));
+          if (savedAt !== undefined) {
+            await tx.query(this.sql.setSavedAt, [this.sessionId, saved.first, saved.last, savedAt]);
+          }
+          if (key === undefined) return saved;
           const remembered = rememberIdempotencyRecord(keys, {
             key,
             first: saved.first,
@@ -315,6 +327,26 @@ export class PostgresMemory implements SessionStore {
       await tx.query(this.sql.swapSnapshot, [this.sessionId, upTo, value, stored.createdAt, prune]);
       return stored;
     });
+  }
+
+  /**
+   * See `CoveredLogPruning`: deletes the rows the snapshot covers, under the session's lock.
+   * @throws PostgresRequestError when the database does not answer.
+   */
+  async pruneCovered(opts?: CallOptions): Promise<number> {
+    throwIfAborted(opts);
+    return pgRequest('prune covered messages', this.sessionId, () =>
+      this.dataSource.transaction(async (tx) => {
+        await tx.query(this.sql.lockSession, [this.sessionId]);
+        // The delete trigger then takes the pruned rows from `stored` (and stamps `updated_at`)
+        // but keeps the snapshot and the count saved.
+        await tx.query(OWN_DELETE);
+        const [{ dropped }] = (await tx.query(this.sql.pruneCovered, [this.sessionId])) as [
+          { dropped: string },
+        ];
+        return Number(dropped);
+      }),
+    );
   }
 
   async setMeta(key: string, value: string): Promise<void> {
@@ -437,6 +469,9 @@ function statements(names: MemoryTableNames) {
     // LIMIT NULL is no limit.
     entriesPage: `SELECT seq, message, created_at FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     lockSession: `SELECT ${lock}`,
+    // Only the rows of one batch, just inserted under the session's lock.
+    setSavedAt: `UPDATE ${messages} SET created_at = $4::timestamptz
+      WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
     snapshotState: `SELECT
         (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1) AS upto_seq,
         (SELECT max(seq) FROM ${messages} WHERE session_id = $1) AS last_seq`,
@@ -460,6 +495,12 @@ function statements(names: MemoryTableNames) {
         SET meta = s.meta || excluded.meta, updated_at = excluded.updated_at`,
     removeMeta: `UPDATE ${sessions} SET meta = meta - $2::text, updated_at = ${NOW_MS} WHERE session_id = $1`,
     meta: `SELECT meta FROM ${sessions} WHERE session_id = $1`,
+    pruneCovered: `WITH pruned AS (
+        DELETE FROM ${messages} WHERE session_id = $1
+          AND seq <= (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1)
+        RETURNING 1
+      )
+      SELECT count(*) AS dropped FROM pruned`,
     firstSeq: `SELECT min(seq) AS first FROM ${messages} WHERE session_id = $1`,
     deleteRange: `DELETE FROM ${messages} WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
     insertAt: `INSERT INTO ${messages} (session_id, seq, message) VALUES ($1, $2, $3::jsonb)`,

@@ -106,10 +106,11 @@ export class InMemoryVectorStore implements VectorStore {
     }));
   }
 
-  async delete(filter: VectorFilter): Promise<void> {
+  async delete(filter: VectorFilter): Promise<number> {
     assertDeleteFilter(filter);
     const kept = this.slots.filter((slot) => !matches(slot.record, filter));
-    if (kept.length === this.slots.length) return;
+    const removed = this.slots.length - kept.length;
+    if (removed === 0) return 0;
     const matrix = new Float32Array(Math.max(kept.length, 64) * this.dimensions);
     kept.forEach((slot, row) => {
       matrix.set(
@@ -128,6 +129,7 @@ export class InMemoryVectorStore implements VectorStore {
       if (!sessionSlots) this.bySession.set(slot.record.session, (sessionSlots = new Set()));
       sessionSlots.add(slot);
     }
+    return removed;
   }
 
   lastCursor(session: string): Promise<Cursor | null> {

@@ -123,13 +123,18 @@ export class PgVectorStore implements VectorStore {
       .sort((a, b) => b.score - a.score);
   }
 
-  async delete(filter: VectorFilter): Promise<void> {
+  async delete(filter: VectorFilter): Promise<number> {
     assertDeleteFilter(filter);
     const params: unknown[] = [];
     const where = whereClause(filter, params);
-    await pgRequest('delete vectors', filter.session ?? null, () =>
-      this.dataSource.query(`DELETE FROM ${this.names.qualified} ${where}`, params),
-    );
+    const [row] = (await pgRequest('delete vectors', filter.session ?? null, () =>
+      this.dataSource.query(
+        `WITH gone AS (DELETE FROM ${this.names.qualified} ${where} RETURNING 1)
+         SELECT count(*) AS removed FROM gone`,
+        params,
+      ),
+    )) as [{ removed: string }];
+    return Number(row.removed);
   }
 
   async lastCursor(session: string): Promise<Cursor | null> {

@@ -1,4 +1,9 @@
-import type { MemoryBackend } from '../core/backend.interface';
+import {
+  RESOURCE_META_KEY,
+  type EraseQuery,
+  type EraseResult,
+  type MemoryBackend,
+} from '../core/backend.interface';
 import type { CallOptions, SessionStore } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { RecallEngine, type RecallResult } from './recall.engine';
@@ -25,7 +30,9 @@ export function hasRecall(backend: MemoryBackend): backend is RecallBackend {
  *   never fails because of it; failures are retried);
  * - `retrieve(query)` returns the usual context, preceded by one system message quoting the
  *   recalled messages (when anything is recalled; a blank query recalls nothing);
- * - `clear` also deletes the session's vectors; so does the backend's `delete`.
+ * - `clear` also deletes the session's vectors; so does the backend's `delete`, and `erase`
+ *   deletes those of every session it erased (and, when `resourceMetaKey` is `resource`, every
+ *   vector recorded for that resource), counting them in its `vectors`.
  * Everything else passes through. On creation a catch-up indexes what earlier runs left
  * unindexed (`catchUpOnStart`). `close` stops the indexer, then closes the backend and the
  * vector store.
@@ -77,6 +84,17 @@ export function withRecall(backend: MemoryBackend, options: RecallOptions): Reca
           return async (sessionId: string): Promise<void> => {
             await target.delete(sessionId);
             await indexer.forget(sessionId);
+          };
+        case 'erase':
+          return async (q: EraseQuery): Promise<EraseResult> => {
+            const erased = await target.erase(q);
+            let vectors = 0;
+            for (const sessionId of erased.sessionIds) vectors += await indexer.forget(sessionId);
+            // Vectors of the resource's sessions erased earlier (say, before recall was wrapped).
+            if (resolved.resourceMetaKey === RESOURCE_META_KEY) {
+              vectors += await resolved.store.delete({ resource: q.resource });
+            }
+            return { ...erased, vectors: erased.vectors + vectors };
           };
         case 'close':
           return async (): Promise<void> => {

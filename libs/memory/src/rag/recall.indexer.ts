@@ -72,8 +72,9 @@ export class RecallIndexer {
   /**
    * Forgets a session that was cleared or deleted: its queued job is dropped, a running one writes
    * nothing, and its vectors are deleted.
+   * @returns how many vectors were deleted.
    */
-  async forget(sessionId: string): Promise<void> {
+  async forget(sessionId: string): Promise<number> {
     const state = this.state(sessionId);
     state.generation++;
     state.readUpTo = undefined;
@@ -89,8 +90,9 @@ export class RecallIndexer {
     // A running job writes nothing once the generation moved, but an upsert already sent must
     // land before the delete.
     await state.current?.catch(() => undefined);
-    await this.options.store.delete({ session: sessionId });
+    const removed = await this.options.store.delete({ session: sessionId });
     this.notifyIfIdle();
+    return removed;
   }
 
   /** Queues a job for every session of the backend (what a start-up catch-up does). */

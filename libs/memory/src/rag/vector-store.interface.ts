@@ -49,10 +49,10 @@ export interface VectorStore {
   /** The `k` records nearest to `vector` (cosine) that match `filter`, nearest first. */
   query(vector: readonly number[], k: number, filter?: VectorFilter): Promise<VectorHit[]>;
   /**
-   * Removes every record matching `filter`.
+   * Removes every record matching `filter`; resolves with how many it removed.
    * @throws RangeError when the filter names neither a session nor a resource (it would wipe the store).
    */
-  delete(filter: VectorFilter): Promise<void>;
+  delete(filter: VectorFilter): Promise<number>;
   /** The highest cursor stored for `session`, or null when it has none (for catching up). */
   lastCursor(session: string): Promise<Cursor | null>;
   /** Releases what the store opened itself. */

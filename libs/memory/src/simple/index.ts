@@ -1,2 +1,3 @@
 export * from './simple.store';
 export * from './simple.backend';
+export * from './in-memory-audit.log';

@@ -1,7 +1,8 @@
-import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
+import { RESOURCE_META_KEY, type MemoryBackend, type SessionInfo } from '../core/backend.interface';
+import { eraseListedSessions } from '../core/resource-erase';
 import { assertOptionsObject, assertWholeNumberOption } from '../core/factory-options';
 import { assertSessionId } from '../core/session-id';
-import { paginateSessions } from '../core/session-list';
+import { assertResource, paginateSessions } from '../core/session-list';
 import { SimpleMemory, type SimpleMemoryOptions } from './simple.store';
 
 /** Options of `simpleBackend`. */
@@ -47,6 +48,16 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
     },
     async list(q) {
       return paginateSessions(existing(), q);
+    },
+    async erase(q) {
+      assertResource(q?.resource);
+      const { resource } = q;
+      return eraseListedSessions(
+        async (page) => paginateSessions(existing(), page),
+        resource,
+        async (id) =>
+          sessions.get(id)?.eraseIf((meta) => meta[RESOURCE_META_KEY] === resource) ?? null,
+      );
     },
     async inspect(sessionId) {
       assertSessionId(sessionId);

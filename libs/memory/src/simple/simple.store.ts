@@ -1,6 +1,7 @@
 import { sessionInfo } from '../core/session-info';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
+import type { ErasedSession } from '../core/resource-erase';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
 import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
@@ -47,6 +48,19 @@ export class SimpleMemory extends DocumentStore {
     throwIfAborted(opts);
     this.doc = EMPTY_DOCUMENT;
     this.updatedAt = null;
+  }
+
+  /**
+   * Clears the session when `belongs(meta)` holds, in one synchronous step (no write can come
+   * between the check and the clear).
+   * @returns the messages it kept, or null when there was no session or it does not belong.
+   */
+  eraseIf(belongs: (meta: Readonly<Record<string, string>>) => boolean): ErasedSession {
+    if (!this.updatedAt || !belongs(this.doc.meta)) return null;
+    const messages = this.doc.messages.length;
+    this.doc = EMPTY_DOCUMENT;
+    this.updatedAt = null;
+    return { messages };
   }
 
   /** What a session list shows; null while nothing was ever written (or after `clear`). */

@@ -2,6 +2,7 @@ import type { MigrationInterface } from 'typeorm';
 import { memoryTableNames } from '../memory-table-names';
 import { AdoptMessagesTable1764770000000 } from './adopt-messages-table.migration';
 import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migration';
+import { CreateAuditLog1765100000000 } from './create-audit-log.migration';
 import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
@@ -46,6 +47,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends CreateAuditLog1765100000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -56,6 +62,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   AddIdempotencyKeys1764950000000.migrationName,
   CreateCompactionJobs1764960000000.migrationName,
   CreateSaveProcedure1764970000000.migrationName,
+  CreateAuditLog1765100000000.migrationName,
 ];
 
 /**

@@ -15,9 +15,12 @@ export function CompactPanel({
   sessionId,
   summarizer,
   lastCompaction,
+  mayCompact = true,
   onSettled,
 }: {
   sessionId: string;
+  /** Whether the signed-in token may start a compaction (an operator or an admin). Default true. */
+  mayCompact?: boolean;
   summarizer: string | null;
   /** The server's record of the session's last compaction. */
   lastCompaction: CompactionJob | null | undefined;
@@ -55,55 +58,57 @@ export function CompactPanel({
   return (
     <section className="card panel" aria-labelledby="compact-heading">
       <h2 id="compact-heading">Compaction</h2>
-      <div className="compact-controls">
-        <label htmlFor={ids.dry} className="check">
-          <input
-            id={ids.dry}
-            type="checkbox"
-            checked={dryRun}
-            onChange={(event) => setDryRun(event.target.checked)}
-          />
-          Dry run <span className="muted">(save nothing)</span>
-        </label>
-        <label htmlFor={ids.force} className="check">
-          <input
-            id={ids.force}
-            type="checkbox"
-            checked={force}
-            onChange={(event) => setForce(event.target.checked)}
-          />
-          Force <span className="muted">(below the threshold too)</span>
-        </label>
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={busy}
-          onClick={() =>
-            start.mutate(
-              { dryRun, force },
-              {
-                onSuccess: ({ jobId: started }) => {
-                  const queued: CompactionJob = {
-                    id: started,
-                    sessionId,
-                    force,
-                    dryRun,
-                    state: 'queued',
-                    createdAt: new Date().toISOString(),
-                  };
-                  setLast(queued);
-                  storeLastJob(sessionId, queued);
-                  setJobId(started);
-                  // Force is a one-off: the next "Compact now" respects the threshold again.
-                  setForce(false);
+      {mayCompact && (
+        <div className="compact-controls">
+          <label htmlFor={ids.dry} className="check">
+            <input
+              id={ids.dry}
+              type="checkbox"
+              checked={dryRun}
+              onChange={(event) => setDryRun(event.target.checked)}
+            />
+            Dry run <span className="muted">(save nothing)</span>
+          </label>
+          <label htmlFor={ids.force} className="check">
+            <input
+              id={ids.force}
+              type="checkbox"
+              checked={force}
+              onChange={(event) => setForce(event.target.checked)}
+            />
+            Force <span className="muted">(below the threshold too)</span>
+          </label>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={() =>
+              start.mutate(
+                { dryRun, force },
+                {
+                  onSuccess: ({ jobId: started }) => {
+                    const queued: CompactionJob = {
+                      id: started,
+                      sessionId,
+                      force,
+                      dryRun,
+                      state: 'queued',
+                      createdAt: new Date().toISOString(),
+                    };
+                    setLast(queued);
+                    storeLastJob(sessionId, queued);
+                    setJobId(started);
+                    // Force is a one-off: the next "Compact now" respects the threshold again.
+                    setForce(false);
+                  },
                 },
-              },
-            )
-          }
-        >
-          {busy ? 'Compacting…' : 'Compact now'}
-        </button>
-      </div>
+              )
+            }
+          >
+            {busy ? 'Compacting…' : 'Compact now'}
+          </button>
+        </div>
+      )}
       <CompactionStatus
         job={shown}
         startError={start.error}

@@ -20,13 +20,18 @@ afterEach(async () => {
   setApiBase('');
 });
 
-async function headerWith(recall: ServerInfo['recall']): Promise<HTMLElement> {
+async function headerWith(
+  recall: ServerInfo['recall'],
+  token?: ServerInfo['token'],
+): Promise<HTMLElement> {
   server = await startFixtureServer({
-    'GET /api/info': () => ({ body: { backend: 'postgres', compaction, recall } }),
+    'GET /api/info': () => ({ body: { backend: 'postgres', compaction, recall, token } }),
     'GET /health/ready': () => ({ body: { status: 'ok' } }),
   });
   setApiBase(server.origin);
-  renderWithClient(<AppHeader onHome={() => undefined} onSignOut={() => undefined} />);
+  renderWithClient(
+    <AppHeader onHome={() => undefined} onAuditLog={() => undefined} onSignOut={() => undefined} />,
+  );
   await screen.findByText('postgres');
   return screen.getByText('Recall').parentElement!;
 }
@@ -45,5 +50,18 @@ describe('the header', () => {
   it('says recall is off when the server runs without it', async () => {
     const recall = await headerWith(null);
     expect(recall.querySelector('dd')!.textContent).toBe('off');
+  });
+
+  it("shows the signed-in token's name and role", async () => {
+    await headerWith(null, { name: 'oncall', role: 'operator' });
+    const signedIn = screen.getByText('Signed in').parentElement!;
+    expect(signedIn.querySelector('dd')!.textContent).toBe('oncall · operator');
+    // The audit log is for admins: an operator is not offered it.
+    expect(screen.queryByRole('button', { name: 'Audit log' })).toBeNull();
+  });
+
+  it('offers the audit log to an admin', async () => {
+    await headerWith(null, { name: 'admin', role: 'admin' });
+    expect(screen.getByRole('button', { name: 'Audit log' })).toBeTruthy();
   });
 });

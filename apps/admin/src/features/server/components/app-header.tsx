@@ -1,9 +1,22 @@
 import { formatCount } from '../../../lib/number-format';
+import { roleAllows, signedInRole } from '../../../lib/roles';
 import { useInfo } from '../api/get-info';
 import { useReadiness } from '../api/get-readiness';
 
-/** The top bar: product name (back to the list), backend, readiness, compaction and recall settings. */
-export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut: () => void }) {
+/**
+ * The top bar: product name (back to the list), backend, readiness, compaction and recall
+ * settings, and who is signed in (the token's name and role).
+ */
+export function AppHeader({
+  onHome,
+  onAuditLog,
+  onSignOut,
+}: {
+  onHome: () => void;
+  /** Opens the audit log; offered to admins only (the server refuses it to other roles). */
+  onAuditLog?: () => void;
+  onSignOut: () => void;
+}) {
   const info = useInfo();
   const readiness = useReadiness();
   const ready = readiness.data?.ready;
@@ -62,7 +75,20 @@ export function AppHeader({ onHome, onSignOut }: { onHome: () => void; onSignOut
               : '…'}
           </dd>
         </div>
+        {info.data?.token && (
+          <div>
+            <dt>Signed in</dt>
+            <dd title="the token's name and role">
+              {info.data.token.name} · {info.data.token.role}
+            </dd>
+          </div>
+        )}
       </dl>
+      {onAuditLog && info.data && roleAllows(signedInRole(info.data), 'admin') && (
+        <button type="button" className="button button-ghost button-small" onClick={onAuditLog}>
+          Audit log
+        </button>
+      )}
       <button type="button" className="button button-ghost button-small" onClick={onSignOut}>
         Sign out
       </button>

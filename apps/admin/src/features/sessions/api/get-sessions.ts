@@ -5,13 +5,21 @@ import { firstSessionsPageSize, SESSIONS_PAGE_SIZE } from '../../../lib/page-siz
 
 export { SESSIONS_PAGE_SIZE };
 
-/** `GET /api/sessions?limit&after&search`: newest update first, keyset-paginated. */
+/**
+ * `GET /api/sessions?limit&after&search&resource`: newest update first, keyset-paginated;
+ * `resource` keeps the sessions whose `resource` meta is exactly that value.
+ */
 export function getSessions(
-  query: { search: string; after: string | null; limit: number },
+  query: { search: string; after: string | null; limit: number; resource?: string },
   signal?: AbortSignal,
 ): Promise<SessionPage> {
   return apiJson<SessionPage>('/api/sessions', {
-    query: { limit: query.limit, after: query.after, search: query.search || undefined },
+    query: {
+      limit: query.limit,
+      after: query.after,
+      search: query.search || undefined,
+      resource: query.resource || undefined,
+    },
     signal,
   });
 }
@@ -22,15 +30,19 @@ export function getSessions(
  */
 const SESSIONS_FRESH_MS = 5_000;
 
-/** The list as pages; the first page is `shown` rows long when restoring a shared position. */
-export const sessionsQueryOptions = (search: string, shown: number | null) =>
+/**
+ * The list as pages; the first page is `shown` rows long when restoring a shared position. The
+ * unfiltered list keeps the key the early load seeds.
+ */
+export const sessionsQueryOptions = (search: string, shown: number | null, resource = '') =>
   infiniteQueryOptions({
-    queryKey: ['sessions', { search }],
+    queryKey: resource ? ['sessions', { search, resource }] : ['sessions', { search }],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
       getSessions(
         {
           search,
+          resource,
           after: pageParam,
           limit: pageParam === null ? firstSessionsPageSize(shown) : SESSIONS_PAGE_SIZE,
         },
@@ -41,6 +53,6 @@ export const sessionsQueryOptions = (search: string, shown: number | null) =>
     refetchOnWindowFocus: true,
   });
 
-export function useSessions(search: string, shown: number | null) {
-  return useInfiniteQuery(sessionsQueryOptions(search, shown));
+export function useSessions(search: string, shown: number | null, resource = '') {
+  return useInfiniteQuery(sessionsQueryOptions(search, shown, resource));
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { CopyButton } from '../../../components/copy-button';
 import { ErrorNotice } from '../../../components/error-notice';
 import { TimeAgo } from '../../../components/time-ago';
@@ -75,7 +76,8 @@ function SessionRows({ rows, onOpen }: { rows: SessionInfo[]; onOpen: (id: strin
 
 /**
  * The sessions list: debounced search, jump to an id, newest first with keyset "load more",
- * each page's context tokens fetched after its rows show.
+ * each page's context tokens fetched after its rows show. With `onResource`, a filter by the
+ * sessions' `resource` meta (exact), and `aside` (such as actions on that resource) under the head.
  */
 export function SessionsList({
   search,
@@ -83,14 +85,20 @@ export function SessionsList({
   onSearch,
   onShown,
   onOpen,
+  resource = '',
+  onResource,
+  aside,
 }: {
   search: string;
   shown: number | null;
   onSearch: (q: string) => void;
   onShown: (count: number) => void;
   onOpen: (id: string) => void;
+  resource?: string;
+  onResource?: (resource: string) => void;
+  aside?: ReactNode;
 }) {
-  const sessions = useSessions(search, shown);
+  const sessions = useSessions(search, shown, resource);
   const pages = sessions.data?.pages ?? [];
   const count = pages.reduce((total, page) => total + page.items.length, 0);
   return (
@@ -99,9 +107,18 @@ export function SessionsList({
         <h1 id="sessions-heading">Sessions</h1>
         <div className="toolbar">
           <SearchBox value={search} onSearch={onSearch} />
+          {onResource && (
+            <SearchBox
+              value={resource}
+              onSearch={onResource}
+              label="Show the sessions of one resource (its exact resource meta)"
+              placeholder="Resource"
+            />
+          )}
           <JumpToSession onOpen={onOpen} />
         </div>
       </div>
+      {aside}
       {sessions.isError && !sessions.data ? (
         <ErrorNotice
           error={sessions.error}
@@ -114,7 +131,23 @@ export function SessionsList({
         </div>
       ) : count === 0 ? (
         <div className="card empty">
-          {search ? (
+          {resource ? (
+            <>
+              No session of resource <code>{resource}</code>
+              {search ? (
+                <>
+                  {' '}
+                  matches <q>{search}</q>
+                </>
+              ) : null}
+              .{' '}
+              {onResource && (
+                <button type="button" className="link-button" onClick={() => onResource('')}>
+                  Show every resource
+                </button>
+              )}
+            </>
+          ) : search ? (
             <>
               No session matches <q>{search}</q>.{' '}
               <button type="button" className="link-button" onClick={() => onSearch('')}>

@@ -1,0 +1,98 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AuditLog, NewAuditEntry } from '@agent-memory/memory';
+import type { Request, Response } from 'express';
+import { Counter } from 'prom-client';
+import type { GateDecision } from '../auth/admin-auth.middleware';
+import { MemoryMetrics } from '../metrics/memory-metrics';
+import { AUDIT_LOG } from './audit.tokens';
+
+/** Entries that may wait for a slow audit log; more are dropped (and counted as failures). */
+const MAX_QUEUED_ENTRIES = 10_000;
+
+/** The status recorded for a request whose client went away before the answer was sent. */
+const CLIENT_CLOSED_STATUS = 499;
+
+/**
+ * Records every change request that reached a route (allowed or refused by its role) in the
+ * audit log once it is answered: who, which route, which session or resource, when, the status
+ * and the error code. The entry is written after the answer, off the request's path, so a failing
+ * audit log never fails nor delays the change: it is logged and counted
+ * (`agent_memory_audit_failures_total`).
+ */
+@Injectable()
+export class AuditRecorder {
+  private readonly logger = new Logger('AuditLog');
+  private readonly failures: Counter;
+  /** The last append in line: each waits for the one before. */
+  private tail: Promise<void> = Promise.resolve();
+  /** Entries recorded and not yet written. */
+  private queued = 0;
+
+  constructor(
+    @Inject(AUDIT_LOG) private readonly log: AuditLog,
+    metrics: MemoryMetrics,
+  ) {
+    this.failures = new Counter({
+      name: 'agent_memory_audit_failures_total',
+      help: 'Audit entries that could not be written (the change itself was made or refused as answered)',
+      registers: [metrics.registry],
+    });
+  }
+
+  /** Watches `res` and records the request once it is answered (or its client goes away). */
+  watch(req: Request, res: Response, { identity, route }: GateDecision): void {
+    let code: string | null = null;
+    // Error answers are `{ statusCode, code, message }`: keep the code on its way out.
+    const json = res.json.bind(res);
+    res.json = (body?: unknown) => {
+      if (res.statusCode >= 400 && body && typeof body === 'object' && 'code' in body) {
+        code = typeof body.code === 'string' ? body.code : null;
+      }
+      return json(body);
+    };
+    res.once('close', () => {
+      const finished = res.writableFinished;
+      this.record({
+        at: new Date().toISOString(),
+        actor: { name: identity.name, role: identity.role },
+        action: `${req.method.toUpperCase()} ${route.pattern}`,
+        sessionId: route.params.id ?? null,
+        resource: route.params.resource ?? null,
+        status: finished ? res.statusCode : CLIENT_CLOSED_STATUS,
+        code: finished ? code : 'CLIENT_CLOSED',
+      });
+    });
+  }
+
+  /** Resolves once every entry recorded so far is written (or has failed). */
+  async settled(): Promise<void> {
+    await this.tail;
+  }
+
+  /**
+   * Appends `entry` after the ones before it, so this process's entries keep the order their
+   * requests were answered in. Past {@link MAX_QUEUED_ENTRIES} waiting (an audit log that hangs),
+   * an entry is dropped and counted as a failure rather than held in memory.
+   */
+  private record(entry: NewAuditEntry): void {
+    if (this.queued >= MAX_QUEUED_ENTRIES) {
+      this.failed(entry, new Error(`${MAX_QUEUED_ENTRIES} entries already wait for the audit log`));
+      return;
+    }
+    this.queued++;
+    this.tail = this.tail
+      .then(() => this.log.append(entry))
+      .then(
+        () => undefined,
+        (error: unknown) => this.failed(entry, error),
+      )
+      .finally(() => this.queued--);
+  }
+
+  private failed(entry: NewAuditEntry, error: unknown): void {
+    this.failures.inc();
+    this.logger.error(
+      `could not record ${entry.action} by "${entry.actor.name}" (status ${entry.status}): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

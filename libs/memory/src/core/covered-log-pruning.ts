@@ -1,0 +1,21 @@
+import type { CallOptions, SessionStore } from './memory.interface';
+
+/**
+ * A store that can drop, on request, the stored messages its latest snapshot covers: what
+ * `pruneCompacted` does when a snapshot is saved, done later (retention's `keep-summary`). Every
+ * built-in store (simple, JSON file, PostgreSQL, NATS) implements it.
+ */
+export interface CoveredLogPruning {
+  /**
+   * Drops the stored messages with a cursor up to the latest snapshot's `upTo`, in one atomic
+   * step; the snapshot, the messages after it, the metadata and the count ever saved stay.
+   * A session without a snapshot, or with nothing covered left, is not written.
+   * @returns how many messages were dropped.
+   */
+  pruneCovered(opts?: CallOptions): Promise<number>;
+}
+
+/** Whether `store` implements {@link CoveredLogPruning}. */
+export function canPruneCovered(store: SessionStore): store is SessionStore & CoveredLogPruning {
+  return typeof (store as Partial<CoveredLogPruning>).pruneCovered === 'function';
+}

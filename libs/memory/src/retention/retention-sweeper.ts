@@ -1,0 +1,182 @@
+import { throwIfAborted } from '../core/abort';
+import type { MemoryBackend, SessionInfo } from '../core/backend.interface';
+import type { CompactionJobStore } from '../core/compaction-job-store.interface';
+import { canPruneCovered } from '../core/covered-log-pruning';
+import { DEFAULT_COMPACTION_JOB_LEASE_MS } from '../core/defaults';
+import type { CallOptions } from '../core/memory.interface';
+import { InMemoryCompactionJobStore } from '../compaction/in-memory-compaction-job.store';
+import { RetentionLease } from './retention-lease';
+import {
+  RETENTION_KEEP,
+  RETENTION_META_KEY,
+  resolveRetentionPolicy,
+  type ResolvedRetentionPolicy,
+  type RetentionAction,
+  type RetentionPolicy,
+} from './retention-policy';
+
+/** Sessions a sweep reads per `backend.list` page. */
+export const DEFAULT_RETENTION_BATCH_SIZE = 100;
+
+/** Options of {@link RetentionSweeper}. */
+export interface RetentionSweeperOptions {
+  policy: RetentionPolicy;
+  /**
+   * Where the lease that keeps one sweep at a time lives: the compaction job store shared by the
+   * replicas (PostgreSQL, NATS or JSON-file one). Default a store in this process (one replica).
+   */
+  jobs?: CompactionJobStore;
+  /** A sweep that stops renewing its lease for this long loses it (ms). Default 30000. */
+  leaseMs?: number;
+  /** Sessions per `backend.list` page (1–500); the lease is renewed between pages. Default 100. */
+  batchSize?: number;
+  /** The clock (epoch ms). Default `Date.now`. */
+  now?: () => number;
+  /** Told about each session a sweep (not a dry run) expired, such as to count it. */
+  onExpired?: (sessionId: string, action: RetentionAction) => void;
+}
+
+/** Options of {@link RetentionSweeper.sweep}. */
+export interface RetentionSweepOptions extends CallOptions {
+  /** Report what would expire and change nothing (no lease is taken). Default false. */
+  dryRun?: boolean;
+}
+
+/** What one sweep did (or, on a dry run, would do). */
+export interface RetentionSweepResult {
+  /** The sessions expired (or that would be), in the order met (newest `updatedAt` first). */
+  expired: string[];
+  action: RetentionAction;
+  dryRun: boolean;
+  /** False when another process held the sweep's lease: this one did nothing. */
+  ran: boolean;
+}
+
+/**
+ * Applies a {@link RetentionPolicy} to every session of a backend through the `MemoryBackend`
+ * port, so it works on every store: walks `backend.list` in pages, and deletes the expired
+ * sessions or reduces them to their latest snapshot. A session whose metadata has
+ * `retention = "keep"` is never touched; under `keep-summary`, a session without a snapshot is
+ * left alone (there is no summary to keep) and one already reduced is not counted again.
+ *
+ * A sweep that changes something holds a lease in the shared compaction job store, so at most one
+ * replica sweeps at a time; a sweep that finds the lease taken returns `ran: false`.
+ */
+export class RetentionSweeper {
+  readonly policy: ResolvedRetentionPolicy;
+  private readonly lease: RetentionLease;
+  private readonly batchSize: number;
+  private readonly now: () => number;
+
+  /** @throws RangeError when the policy or `batchSize` is out of range. */
+  constructor(
+    private readonly backend: MemoryBackend,
+    private readonly options: RetentionSweeperOptions,
+  ) {
+    this.policy = resolveRetentionPolicy(options.policy);
+    this.now = options.now ?? Date.now;
+    this.batchSize = options.batchSize ?? DEFAULT_RETENTION_BATCH_SIZE;
+    if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 500) {
+      throw new RangeError(
+        `retention batchSize must be a whole number from 1 to 500, got ${this.batchSize}`,
+      );
+    }
+    this.lease = new RetentionLease(
+      options.jobs ?? new InMemoryCompactionJobStore(this.now),
+      options.leaseMs ?? DEFAULT_COMPACTION_JOB_LEASE_MS,
+      this.now,
+    );
+  }
+
+  /**
+   * Runs one sweep over every session.
+   * @throws the backend's or job store's error; what was expired before it stays expired.
+   */
+  async sweep(opts: RetentionSweepOptions = {}): Promise<RetentionSweepResult> {
+    const dryRun = opts.dryRun ?? false;
+    const result = { expired: [] as string[], action: this.policy.action, dryRun, ran: true };
+    if (dryRun) {
+      await this.walk(result.expired, true, opts);
+      return result;
+    }
+    if (!(await this.lease.acquire())) return { ...result, ran: false };
+    try {
+      await this.walk(result.expired, false, opts);
+    } finally {
+      await this.lease.release();
+    }
+    return result;
+  }
+
+  private async walk(expired: string[], dryRun: boolean, opts: CallOptions): Promise<void> {
+    let after: string | undefined;
+    do {
+      throwIfAborted(opts);
+      const page = await this.backend.list({ limit: this.batchSize, after });
+      for (const info of page.items) {
+        throwIfAborted(opts);
+        if (await this.expire(info, dryRun)) expired.push(info.id);
+      }
+      after = page.next ?? undefined;
+      // A sweep that lost its lease (it stalled past it) stops: another replica may have begun.
+      if (after !== undefined && !dryRun && !(await this.lease.acquire())) return;
+    } while (after !== undefined);
+  }
+
+  /** Applies the action to one listed session when it has expired; whether it did (or would). */
+  private async expire(listed: SessionInfo, dryRun: boolean): Promise<boolean> {
+    if (!(await this.isExpired(listed))) return false;
+    if (dryRun) return this.policy.action === 'delete' || (await this.hasCovered(listed));
+    // Checked again just before acting: a write since the page was read may have renewed it.
+    const current = await this.backend.inspect(listed.id);
+    if (!current || !(await this.isExpired(current))) return false;
+    if (this.policy.action === 'delete') {
+      await this.backend.delete(current.id);
+    } else if (!current.hasSnapshot || (await this.pruneCovered(current.id)) === 0) {
+      return false;
+    }
+    this.options.onExpired?.(current.id, this.policy.action);
+    return true;
+  }
+
+  private async isExpired(info: SessionInfo): Promise<boolean> {
+    if (info.meta[RETENTION_META_KEY] === RETENTION_KEEP) return false;
+    if (this.policy.action === 'keep-summary' && !info.hasSnapshot) return false;
+    const now = this.now();
+    const updatedAt = Date.parse(info.updatedAt);
+    const { maxIdleMs, maxAgeMs } = this.policy;
+    if (maxIdleMs !== null && now - updatedAt > maxIdleMs) return true;
+    if (maxAgeMs === null) return false;
+    // A session is never younger than its last write: old enough by that, no read is needed.
+    if (now - updatedAt > maxAgeMs) return true;
+    return now - (await this.firstSavedAt(info.id, updatedAt)) > maxAgeMs;
+  }
+
+  /**
+   * When the oldest kept message was saved (epoch ms). Without a time (data from before `savedAt`
+   * existed, or nothing kept), `fallback`: a later time, so a session is never expired early.
+   */
+  private async firstSavedAt(sessionId: string, fallback: number): Promise<number> {
+    const store = await this.backend.open(sessionId);
+    const [first] = await store.entries({ limit: 1 });
+    const savedAt = first?.savedAt === undefined ? Number.NaN : Date.parse(first.savedAt);
+    return Number.isNaN(savedAt) ? fallback : savedAt;
+  }
+
+  /** Whether the session still keeps messages its snapshot covers (what keep-summary drops). */
+  private async hasCovered(info: SessionInfo): Promise<boolean> {
+    if (info.snapshotUpTo === null) return false;
+    const [first] = await (await this.backend.open(info.id)).entries({ limit: 1 });
+    return first !== undefined && first.cursor <= info.snapshotUpTo;
+  }
+
+  private async pruneCovered(sessionId: string): Promise<number> {
+    const store = await this.backend.open(sessionId);
+    if (!canPruneCovered(store)) {
+      throw new TypeError(
+        `retention keep-summary needs a store that can prune covered messages; the ${this.backend.kind} backend's cannot`,
+      );
+    }
+    return store.pruneCovered();
+  }
+}

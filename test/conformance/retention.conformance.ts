@@ -1,0 +1,217 @@
+/**
+ * Retention against a real backend (docs/operations.md#retention), as one suite each backend
+ * plugs into: `describeRetentionConformance('postgres', postgresHarness())`. Sessions are written
+ * for real; the sweeper's clock is set ahead instead of sleeping.
+ */
+import {
+  assistantMessage,
+  InMemoryCompactionJobStore,
+  RetentionSweeper,
+  userMessage,
+  type MemoryBackend,
+  type RetentionPolicy,
+  type RetentionSweeperOptions,
+} from '@agent-memory/memory';
+import { useConformanceBackends, type ConformanceHarness } from './harness';
+
+const SECOND_MS = 1000;
+
+/** Resolves after `ms`: only to put a gap between two writes' `updatedAt`. */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function describeRetentionConformance(name: string, harness: ConformanceHarness): void {
+  describe(`${name} retention`, () => {
+    const { backend, newId } = useConformanceBackends(harness, 'retain');
+
+    async function sessionWith(b: MemoryBackend, turns = 2): Promise<string> {
+      const id = newId();
+      const s = await b.open(id);
+      for (let i = 0; i < turns; i++) {
+        await s.save([userMessage(`question ${i}`), assistantMessage(`answer ${i}`)]);
+      }
+      return id;
+    }
+
+    function sweeper(
+      b: MemoryBackend,
+      policy: RetentionPolicy,
+      at: number,
+      extra: Partial<RetentionSweeperOptions> = {},
+    ): RetentionSweeper {
+      return new RetentionSweeper(b, { policy, now: () => at, ...extra });
+    }
+
+    async function ids(b: MemoryBackend): Promise<string[]> {
+      return (await b.list({ limit: 500 })).items.map((info) => info.id).sort();
+    }
+
+    it('deletes the sessions idle longer than maxIdle and keeps the others', async () => {
+      const b = await backend();
+      const idle = await sessionWith(b);
+      await pause(60);
+      const between = Date.now();
+      await pause(60);
+      const active = await sessionWith(b);
+
+      const result = await sweeper(
+        b,
+        { maxIdle: '2s', action: 'delete' },
+        between + 2 * SECOND_MS + 1,
+      ).sweep();
+
+      expect(result).toEqual({ expired: [idle], action: 'delete', dryRun: false, ran: true });
+      expect(await ids(b)).toEqual([active]);
+      expect(await b.inspect(idle)).toBeNull();
+      // A deleted session opens empty, as if new.
+      expect(await (await b.open(idle)).retrieve()).toEqual([]);
+    });
+
+    it('deletes the sessions older than maxAge', async () => {
+      const b = await backend();
+      const old = await sessionWith(b);
+      const result = await sweeper(
+        b,
+        { maxAge: '30d', action: 'delete' },
+        Date.now() + 31 * 86_400_000,
+      ).sweep();
+      expect(result.expired).toEqual([old]);
+      expect(await b.inspect(old)).toBeNull();
+    });
+
+    it('measures age from the first save, never expiring a session early', async () => {
+      const b = await backend();
+      const id = newId();
+      const s = await b.open(id);
+      await s.save([userMessage('first')]);
+      await pause(1100);
+      await s.save([userMessage('second')]);
+      const [first] = await s.entries({ limit: 1 });
+
+      const result = await new RetentionSweeper(b, {
+        policy: { maxAge: '1s', action: 'delete' },
+      }).sweep();
+
+      // Written just now, but first saved over a second ago: old by its first message's time.
+      // A store that does not record when a message was saved falls back to the last write,
+      // which is recent: the session stays.
+      expect(result.expired).toEqual(first.savedAt === undefined ? [] : [id]);
+    });
+
+    it('a dry run reports what would expire and changes nothing', async () => {
+      const b = await backend();
+      const first = await sessionWith(b);
+      const second = await sessionWith(b, 3);
+      const before = await Promise.all([first, second].map((id) => b.inspect(id)));
+      const later = Date.now() + 10 * SECOND_MS;
+
+      const dry = await sweeper(b, { maxIdle: '1s', action: 'delete' }, later).sweep({
+        dryRun: true,
+      });
+
+      expect(dry.dryRun).toBe(true);
+      expect([...dry.expired].sort()).toEqual([first, second].sort());
+      expect(await Promise.all([first, second].map((id) => b.inspect(id)))).toEqual(before);
+    });
+
+    it('never touches a session whose metadata says retention = keep', async () => {
+      const b = await backend();
+      const kept = await sessionWith(b);
+      await (await b.open(kept)).setMeta('retention', 'keep');
+      const gone = await sessionWith(b);
+
+      const result = await sweeper(
+        b,
+        { maxIdle: '1s', maxAge: '1s', action: 'delete' },
+        Date.now() + 60 * SECOND_MS,
+      ).sweep();
+
+      expect(result.expired).toEqual([gone]);
+      expect((await b.inspect(kept))?.messages).toBe(4);
+    });
+
+    it('keep-summary keeps the snapshot, the tail after it and the count; drops the covered log', async () => {
+      const b = await backend({ pruneCompacted: false });
+      const summarised = await sessionWith(b, 3);
+      const store = await b.open(summarised);
+      const snapshot = await store.saveSnapshot({ summary: 'they asked three questions' }, 4, null);
+      const plain = await sessionWith(b, 2);
+      const policy: RetentionPolicy = { maxIdle: '1s', action: 'keep-summary' };
+      const later = Date.now() + 60 * SECOND_MS;
+
+      const dry = await sweeper(b, policy, later).sweep({ dryRun: true });
+      expect(dry.expired).toEqual([summarised]);
+      expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6]);
+
+      const result = await sweeper(b, policy, later).sweep();
+
+      expect(result).toEqual({
+        expired: [summarised],
+        action: 'keep-summary',
+        dryRun: false,
+        ran: true,
+      });
+      const reopened = await b.open(summarised);
+      const state = await reopened.loadSnapshot();
+      expect(state.snapshot).toEqual(snapshot);
+      expect(state.tail.map((e) => e.cursor)).toEqual([5, 6]);
+      expect((await reopened.entries()).map((e) => e.cursor)).toEqual([5, 6]);
+      const info = await b.inspect(summarised);
+      expect(info).toMatchObject({ messages: 6, stored: 2, hasSnapshot: true, snapshotUpTo: 4 });
+      // No snapshot, no summary to keep: the session is left as it was.
+      expect((await b.inspect(plain))?.stored).toBe(4);
+      // Already reduced: the next sweep has nothing left to drop and does not count it again.
+      expect((await sweeper(b, policy, later + 60 * SECOND_MS).sweep()).expired).toEqual([]);
+    });
+
+    it('walks every page of the list in bounded batches', async () => {
+      const b = await backend();
+      const all: string[] = [];
+      for (let i = 0; i < 5; i++) all.push(await sessionWith(b, 1));
+
+      const result = await sweeper(
+        b,
+        { maxIdle: '1s', action: 'delete' },
+        Date.now() + 60 * SECOND_MS,
+        {
+          batchSize: 2,
+        },
+      ).sweep();
+
+      expect([...result.expired].sort()).toEqual([...all].sort());
+      expect(await ids(b)).toEqual([]);
+    });
+
+    it('of two sweepers sharing a job store, only the one holding the lease works', async () => {
+      const b = await backend();
+      const ids = [await sessionWith(b, 1), await sessionWith(b, 1)];
+      const jobs = new InMemoryCompactionJobStore();
+      let openGate!: () => void;
+      const gate = new Promise<void>((resolve) => (openGate = resolve));
+      let listed!: () => void;
+      const listing = new Promise<void>((resolve) => (listed = resolve));
+      // The first sweeper's backend stops on its first page until the second has tried.
+      const held: MemoryBackend = new Proxy(b, {
+        get(target, property, receiver) {
+          if (property !== 'list') return Reflect.get(target, property, receiver);
+          return async (q: Parameters<MemoryBackend['list']>[0]) => {
+            listed();
+            await gate;
+            return target.list(q);
+          };
+        },
+      });
+      const policy: RetentionPolicy = { maxIdle: '1s', action: 'delete' };
+      const later = Date.now() + 60 * SECOND_MS;
+      const one = sweeper(held, policy, later, { jobs }).sweep();
+      await listing;
+
+      const two = await sweeper(b, policy, later, { jobs }).sweep();
+      openGate();
+
+      expect(two).toEqual({ expired: [], action: 'delete', dryRun: false, ran: false });
+      expect([...(await one).expired].sort()).toEqual([...ids].sort());
+      // Once the first is done the lease is free again.
+      expect((await sweeper(b, policy, later, { jobs }).sweep()).ran).toBe(true);
+    });
+  });
+}
