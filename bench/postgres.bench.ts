@@ -459,7 +459,11 @@ export const suite: BenchSuite = {
         await pool.query(`ANALYZE ${table}`);
       }
       const [oursList, bareList] = (await bestOfRounds([
-        { caseName: listCase, subject: 'agent-memory list()', fn: () => backend.list({ limit: 50 }) },
+        {
+          caseName: listCase,
+          subject: 'agent-memory list()',
+          fn: () => backend.list({ limit: 50 }),
+        },
         {
           caseName: listCase,
           subject: 'bare pg (indexed)',
