@@ -28,7 +28,8 @@ const NO_OWN_PACKAGE = {
 /**
  * What each folder of libs/memory/src may import besides itself. core is the contract; tokens and
  * pg-errors are driver-free helpers; compaction is plain code; the backends and satellites (simple,
- * jsonfile, postgres, nats, rag, observability) and the SDK adapters (openai, ai-sdk, langchain)
+ * jsonfile, postgres, nats, rag, observability) and the SDK adapters (openai, ai-sdk, langchain,
+ * openai-agents)
  * reach only those, never each other; the Nest shell (nest, health) and the command line (cli) sit
  * on top.
  */
@@ -46,6 +47,7 @@ const LAYERS = {
   openai: ['core'],
   'ai-sdk': ['core'],
   langchain: ['core'],
+  'openai-agents': ['core'],
   retention: ['core', 'compaction'],
   cli: ['core', 'postgres'],
   nest: ['core', 'tokens', 'compaction', 'rag'],

@@ -1,6 +1,7 @@
 /**
  * What one adapter stores, another reads: a conversation saved from the AI SDK, read by LangChain,
- * saved again, sent as Chat Completions, read back and handed to the AI SDK again is the same
+ * saved again, sent as Chat Completions, read back, run through an Agents SDK session's items and
+ * handed to the AI SDK again is the same
  * conversation, and every stored form in between is our canonical message model.
  */
 import type { ModelMessage } from 'ai';
@@ -9,6 +10,7 @@ import { validateMessages, type ContentPart, type Message } from './core';
 import { fromModelMessages, toModelMessages } from './ai-sdk';
 import { fromBaseMessages, toBaseMessages } from './langchain';
 import { fromChatCompletionMessages, toChatCompletionMessages } from './openai';
+import { fromAgentInputItems, toAgentInputItems } from './openai-agents';
 
 /** A save and a read: the JSON a store keeps, validated as every save does. */
 function throughStore(messages: Message[]): Message[] {
@@ -81,7 +83,7 @@ const conversation = fc
   ]);
 
 describe('adapters read what other adapters stored', () => {
-  it('AI SDK -> store -> LangChain -> store -> Chat Completions -> store -> AI SDK is a full circle (property)', () => {
+  it('AI SDK -> store -> LangChain -> store -> Chat Completions -> store -> Agents SDK -> store -> AI SDK is a full circle (property)', () => {
     fc.assert(
       fc.property(conversation, (canonical) => {
         // The conversation as the AI SDK produced it.
@@ -97,7 +99,11 @@ describe('adapters read what other adapters stored', () => {
           ),
         );
         expect(fromWire).toEqual(canonical);
-        expect(toModelMessages(fromWire)).toEqual(sdkMessages);
+        const fromAgents = throughStore(
+          fromAgentInputItems(JSON.parse(JSON.stringify(toAgentInputItems(fromWire))) as []),
+        );
+        expect(fromAgents).toEqual(canonical);
+        expect(toModelMessages(fromAgents)).toEqual(sdkMessages);
       }),
       { numRuns: 200 },
     );

@@ -59,6 +59,10 @@ describe('entry points', () => {
       packagesLoadedBy('./libs/memory/src/ai-sdk/index.ts').filter((n) => SDKS.includes(n)),
     ).toEqual([]);
     expect(packagesLoadedBy('./libs/memory/src/langchain/index.ts')).toContain('@langchain/core');
+    // The Agents session uses only the SDK's types: the SDK is the user's, loaded by their run().
+    expect(
+      packagesLoadedBy('./libs/memory/src/openai-agents/index.ts').filter((n) => SDKS.includes(n)),
+    ).toEqual([]);
   }, 60_000);
 
   it("the package's exports map names every entry point's source folder", () => {
@@ -78,6 +82,7 @@ describe('entry points', () => {
         './ai-sdk',
         './openai',
         './langchain',
+        './openai-agents',
       ].sort(),
     );
     for (const [key, target] of entries) {

@@ -6,9 +6,17 @@ const SRC = __dirname;
 /** The source of every entry point in the package's exports map. */
 const ENTRY_POINTS = [
   'index.ts',
-  ...['postgres', 'nats', 'health', 'rag', 'observability', 'langchain', 'ai-sdk', 'openai'].map(
-    (d) => `${d}/index.ts`,
-  ),
+  ...[
+    'postgres',
+    'nats',
+    'health',
+    'rag',
+    'observability',
+    'langchain',
+    'ai-sdk',
+    'openai',
+    'openai-agents',
+  ].map((d) => `${d}/index.ts`),
 ];
 
 /** `entry: name` of each export of the entry points that has no doc comment. */
