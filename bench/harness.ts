@@ -12,6 +12,8 @@ export interface BenchResult {
   opsPerSec: number;
   /** Mean time of one operation, in milliseconds. */
   meanMs: number;
+  /** Median time of one operation, in milliseconds, where the case measured one. */
+  p50Ms?: number;
 }
 
 export interface BenchSuite {
@@ -46,6 +48,7 @@ export async function measure(
     subject,
     opsPerSec: result.throughput.mean,
     meanMs: result.latency.mean,
+    p50Ms: result.latency.p50,
   };
 }
 

@@ -1,6 +1,8 @@
 import { CorruptSessionError } from '../core/errors';
 import type { Entry, StoredSnapshot } from '../core/memory.interface';
 import { decodeMessage, decodeMessages } from '../core/message.codec';
+import { isCanonicalMessage } from '../core/canonical-message';
+import type { Message } from '../core/message';
 
 /** A row of the context query: the snapshot row (seq null) or one message row. */
 export interface ContextRow {
@@ -49,8 +51,13 @@ export function messageEntry(
   return entry;
 }
 
-/** @throws CorruptSessionError naming the session and seq when `value` is not a message. */
-export function decodeRowMessage(session: string, seq: string, value: unknown) {
+/**
+ * The message of a row. A row the store wrote itself is canonical already (validated on its way
+ * in) and fresh from `pg`'s JSON parse, so it is taken as it is; any other is decoded.
+ * @throws CorruptSessionError naming the session and seq when `value` is not a message.
+ */
+export function decodeRowMessage(session: string, seq: string, value: unknown): Message {
+  if (isCanonicalMessage(value)) return value;
   try {
     return decodeMessage(value, `message at seq ${seq}`);
   } catch (error) {

@@ -13,6 +13,7 @@ import { nothingErased } from '../core/resource-erase';
 import { LegacySummarization } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { assertResource, decodeListToken, encodeListToken, listLimit } from '../core/session-list';
+import { preparedQuery } from './postgres-prepared';
 import { ensureMemorySchema, memorySchemaStatus, type MemorySchemaStatus } from './memory-schema';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
@@ -130,6 +131,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
     summarization: options.summarization,
   };
   const sql = statements(tables);
+  const prepared = options.preparedStatements ?? true;
 
   return {
     kind: 'postgres',
@@ -140,14 +142,20 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
     async list(q: ListSessionsQuery): Promise<SessionPage> {
       const limit = listLimit(q);
       const after = q.after ? decodeListToken(q.after) : null;
+      const search = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
       const rows = (await pgRequest('list sessions', null, () =>
-        dataSource.query(sql.list, [
-          q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
-          after?.updatedAt ?? null,
-          after?.id ?? null,
-          limit + 1,
-          q.resource ?? null,
-        ]),
+        // The newest page without a search (what the dashboard opens on) has a statement of its
+        // own: a plain walk down the listing index, prepared once per connection.
+        search === null && after === null && q.resource === undefined
+          ? preparedQuery(dataSource, sql.newest, [limit + 1], prepared)
+          : // Planned on each call: a generic plan of its optional filters could not pick the index.
+            dataSource.query(sql.list, [
+              search,
+              after?.updatedAt ?? null,
+              after?.id ?? null,
+              limit + 1,
+              q.resource ?? null,
+            ]),
       )) as SessionRow[];
       const items = rows.slice(0, limit).map(infoOfRow);
       const last = items[items.length - 1];
@@ -233,6 +241,7 @@ function statements(names: MemoryTableNames) {
     FROM ${sessions} s LEFT JOIN ${snapshots} sn ON sn.session_id = s.session_id`;
   return {
     inspect: `SELECT ${columns} WHERE s.session_id = $1`,
+    newest: `SELECT ${columns} ORDER BY s.updated_at DESC, s.session_id LIMIT $1`,
     // Newest first, ties by id: the page after (t, id) is updated_at < t, or = t with a greater id.
     list: `SELECT ${columns}
       WHERE ($1::text IS NULL OR s.session_id ILIKE $1 OR s.meta->>'title' ILIKE $1)

@@ -29,10 +29,10 @@ describe('PostgresMemory', () => {
     });
     expect(await backend.migrationsApplied()).toBe(false);
     const memory = await backend.open('unmigrated');
-    // Its schema is missing too (3F000); a missing table alone reads 42P01.
+    // The save's statement names the messages table first: a missing relation (42P01).
     await expect(memory.save(conversation(1))).rejects.toMatchObject({
       name: 'PostgresRequestError',
-      pgCode: '3F000',
+      pgCode: '42P01',
       message: expect.stringContaining('run the migrations'),
     });
   });
@@ -252,4 +252,55 @@ describe('saves of one session waiting in one process', () => {
     await memory.save([userMessage('after')]);
     expect(texts(await memory.retrieve())).toEqual(['first', 'after']);
   });
+});
+
+describe('a save that finds the session locked by another writer', () => {
+  it('waits for that writer to commit, then stores its batch after that writer’s rows, all counted', async () => {
+    const table = schemas.nextTable();
+    const backend = await postgresBackend({ dataSource, table });
+    const memory = await backend.open('locked');
+    await memory.save([userMessage('before')]);
+    const other = dataSource.createQueryRunner();
+    await other.startTransaction();
+    try {
+      await other.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || $2, 0))`, [
+        backend.tables.lockKey,
+        'locked',
+      ]);
+      await other.query(
+        `INSERT INTO ${table} (session_id, message) VALUES ($1, '{"role":"user","parts":[{"type":"text","text":"other"}]}')`,
+        ['locked'],
+      );
+      let settled = false;
+      const saving = memory.save([userMessage('q'), userMessage('a')]).finally(() => {
+        settled = true;
+      });
+      // The save is queued behind the held lock on the server, not refused and not stored.
+      await waitForLockWaiters(1);
+      expect(settled).toBe(false);
+      await other.commitTransaction();
+      const saved = await saving;
+      expect(texts(await memory.retrieve())).toEqual(['before', 'other', 'q', 'a']);
+      const { tail } = await memory.loadSnapshot();
+      expect([saved.first, saved.last]).toEqual([tail[2]!.cursor, tail[3]!.cursor]);
+      expect(await backend.inspect('locked')).toMatchObject({ messages: 4, stored: 4 });
+      // Later saves, uncontended again, are stored and counted once each.
+      for (let i = 0; i < 10; i++) await memory.save([userMessage(`later ${i}`)]);
+      expect(await backend.inspect('locked')).toMatchObject({ messages: 14, stored: 14 });
+    } finally {
+      if (other.isTransactionActive) await other.rollbackTransaction();
+      await other.release();
+    }
+  });
+
+  /** Resolves once `count` sessions wait for an advisory lock. */
+  async function waitForLockWaiters(count: number): Promise<void> {
+    for (;;) {
+      const [{ n }] = await schemas.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
+      if (n >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 });

@@ -37,6 +37,7 @@ import {
 } from '../core/snapshot';
 import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf } from './save-groups';
+import { LockFreeGuess } from './lock-free-guess';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
@@ -89,9 +90,11 @@ export interface PostgresMemoryOptions {
  * Every write of messages or snapshot first takes the session's transaction-scoped advisory lock
  * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
  * serialised across processes until commit and a batch's seqs are contiguous (and committed in
- * seq order). A save is one call of the save procedure (`<table>_save`, made by the
- * migrations); by default it commits without waiting for the WAL flush under that lock and
- * waits for it afterwards in the same call (`earlyLockRelease`), so the writers share flushes.
+ * seq order). A save first tries one plain statement that takes the lock only when it is free
+ * (a lone writer: lock, counters and rows, a normal commit); when another writer holds it, the
+ * save is one call of the save procedure (`<table>_save`, made by the migrations), which waits
+ * for the lock and by default then commits without waiting for the WAL flush under it and waits
+ * for the flush afterwards in the same call (`earlyLockRelease`), so the writers share flushes.
  * Saves of one session that wait in one process are combined into one call (group commit), each
  * batch still contiguous and in order. A save updates the sessions row's counters and
  * `updated_at` itself; statement triggers on the messages table do the same for rows another writer
@@ -104,6 +107,8 @@ export interface PostgresMemoryOptions {
  */
 export class PostgresMemory implements SessionStore {
   private readonly sql: ReturnType<typeof statements>;
+  /** Whether a save should first try the session's lock without waiting (see `insert`). */
+  private readonly lockFreeGuess = new LockFreeGuess();
 
   private constructor(
     readonly dataSource: DataSource,
@@ -140,13 +145,24 @@ export class PostgresMemory implements SessionStore {
 
   /**
    * Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending.
-   * Resolves once they are durable. One call of the save procedure: with `earlyLockRelease`, a
-   * save that had to wait commits early and waits for its flush inside the same call.
+   * Resolves once they are durable. First one plain statement that takes the lock only if it is
+   * free (a lone writer: the common case), and otherwise one call of the save procedure, which
+   * waits for the lock (and, with `earlyLockRelease`, commits early and waits for its flush).
    */
   private async insert(messages: readonly string[]): Promise<number[]> {
+    const batch = jsonArray(messages);
+    if (this.lockFreeGuess.worthTrying()) {
+      const [row] = (await this.query(this.sql.saveIfLockFree, [this.sessionId, batch])) as [
+        { locked: boolean; seqs: string[] | null },
+      ];
+      this.lockFreeGuess.tried(row.locked);
+      if (row.locked) return ascendingSeqs(row.seqs ?? []);
+    } else {
+      this.lockFreeGuess.skipped();
+    }
     const rows = (await this.query(this.sql.saveCall, [
       this.sessionId,
-      jsonArray(messages),
+      batch,
       this.opts.earlyLockRelease ?? true,
     ])) as { seqs: string[] }[];
     return ascendingSeqs(rows[0]?.seqs ?? []);
@@ -402,11 +418,41 @@ function savedRange(seqs: readonly number[]): SaveResult {
 function statements(names: MemoryTableNames) {
   const { messages, snapshots, sessions, functions } = names;
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
+  const tryLock = `pg_try_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   return {
     // The save: see the CreateSaveProcedure migration. With early release ($3) it may commit in
     // the middle, so it then runs outside a transaction; a keyed save's transaction calls it
     // without.
     saveCall: `CALL ${functions.save}($1, $2::jsonb, $3)`,
+    // The lone writer's save, the procedure's work as one plain statement (no CALL, no plpgsql):
+    // the lock is tried once (a materialised CTE, evaluated before either insert reads it), and
+    // only when it was free are the counters upserted and the rows inserted, in the batch's
+    // order, then committed as usual: durable before it answers, seqs in commit order. `locked`
+    // false: nothing was written, another writer holds the lock (or the procedure is missing);
+    // the caller then goes through the procedure, which waits for it (or fails as not migrated,
+    // so a save never succeeds only when uncontended). `own_insert` tells the insert trigger
+    // these rows are counted here.
+    saveIfLockFree: `WITH lock AS MATERIALIZED (
+        SELECT to_regprocedure('${functions.save}(text,jsonb,boolean,bigint[])') IS NOT NULL
+          AND ${tryLock} AS ok,
+          set_config('agent_memory.own_insert', 'on', true) AS own
+      ),
+      counted AS (
+        INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
+        SELECT $1, n, n, ${NOW_MS} FROM lock, jsonb_array_length($2::jsonb) AS n WHERE lock.ok
+        ON CONFLICT (session_id) DO UPDATE
+          SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
+              updated_at = excluded.updated_at
+      ),
+      added AS (
+        INSERT INTO ${messages} (session_id, message)
+        SELECT $1, b.message
+        FROM lock, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS b(message, ord)
+        WHERE lock.ok
+        ORDER BY b.ord
+        RETURNING seq
+      )
+      SELECT (SELECT ok FROM lock) AS locked, (SELECT array_agg(seq ORDER BY seq) FROM added) AS seqs`,
     // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
     lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
       VALUES ($1, ${NOW_MS})
