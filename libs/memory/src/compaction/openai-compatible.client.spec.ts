@@ -190,7 +190,8 @@ describe('OpenAiCompatibleClient', () => {
         baseUrl: llm.baseUrl,
         apiKey: 'k',
         model: 'm',
-        timeoutMs: 50,
+        // Long enough for the request to reach the server on a busy machine.
+        timeoutMs: 500,
       });
       llm.hangNext();
 
@@ -198,7 +199,7 @@ describe('OpenAiCompatibleClient', () => {
 
       expect(error).toBeInstanceOf(LlmRequestError);
       expect(error).toMatchObject({ status: undefined });
-      expect((error as Error).message).toContain('timed out after 50 ms');
+      expect((error as Error).message).toContain('timed out after 500 ms');
       expect(llm.requests).toHaveLength(1);
     });
 
