@@ -39,7 +39,8 @@ export async function natsCompactionJobStore(
   const kv: KV = await natsRequest(`open bucket "${options.bucket}"`, null, () =>
     options.connection
       .jetstream({ timeout })
-      .views.kv(options.bucket, { history: 1, ttl: options.ttlMs, timeout }),
+      // Leader reads, as for sessions: a lagging replica would answer an older job state.
+      .views.kv(options.bucket, { history: 1, ttl: options.ttlMs, timeout, allow_direct: false }),
   );
   const read = async (jobId: string) => {
     const entry = await natsRequest('read a compaction job', null, () => kv.get(jobId));

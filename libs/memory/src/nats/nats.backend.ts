@@ -129,6 +129,10 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
       js.views.kv(options.bucket, {
         history: 1,
         timeout: timeoutMs,
+        // Reads go to the stream's leader: a direct get may be answered by any replica, and one
+        // catching up (after a restart) would serve an older session than a save just
+        // acknowledged. Set on an existing bucket too, whatever it was created with.
+        allow_direct: false,
         ...(options.replicas ? { replicas: options.replicas } : {}),
       }),
     );
