@@ -65,6 +65,20 @@ export const MEMORY_TRIGGERS = {
  * @throws RangeError naming the table and what is wrong with it.
  */
 export function memoryTableNames(table: string = DEFAULT_MEMORY_TABLE): MemoryTableNames {
+  // Checked and derived once per table name: every opened session asks again.
+  const known = typeof table === 'string' ? namesByTable.get(table) : undefined;
+  if (known) return known;
+  const names = deriveMemoryTableNames(table);
+  if (namesByTable.size >= MAX_REMEMBERED_TABLES) namesByTable.clear();
+  namesByTable.set(table, names);
+  return names;
+}
+
+/** Table names already checked, by the `table` option; a process uses very few. */
+const namesByTable = new Map<string, MemoryTableNames>();
+const MAX_REMEMBERED_TABLES = 64;
+
+function deriveMemoryTableNames(table: string): MemoryTableNames {
   if (typeof table !== 'string') {
     throw new RangeError(
       `table must be a string such as "conversation_memory", got ${String(table)}`,

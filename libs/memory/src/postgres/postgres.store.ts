@@ -116,7 +116,7 @@ export class PostgresMemory implements SessionStore {
     readonly tables: MemoryTableNames,
     private readonly opts: PostgresMemoryOptions,
   ) {
-    this.sql = statements(tables);
+    this.sql = statementsFor(tables);
   }
 
   /**
@@ -415,6 +415,21 @@ function savedRange(seqs: readonly number[]): SaveResult {
 }
 
 /** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
+/**
+ * The statements of a table set, built once per table: sessions are opened per request, and
+ * their SQL depends on nothing but the table names. Few distinct tables exist in a process.
+ */
+const statementsByTable = new Map<string, ReturnType<typeof statements>>();
+
+function statementsFor(names: MemoryTableNames): ReturnType<typeof statements> {
+  let built = statementsByTable.get(names.table);
+  if (!built) {
+    built = statements(names);
+    statementsByTable.set(names.table, built);
+  }
+  return built;
+}
+
 function statements(names: MemoryTableNames) {
   const { messages, snapshots, sessions, functions } = names;
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
