@@ -8,8 +8,8 @@ export interface SessionFacts {
   saved: number;
   /** Messages kept now. */
   stored: number;
-  /** The last write. */
-  updatedAt: Date;
+  /** The last write: a `Date`, or the ISO 8601 text `Date#toISOString` writes. */
+  updatedAt: Date | string;
   /** The cursor the latest snapshot covers up to, or null without one. */
   snapshotUpTo: Cursor | null;
   meta: Readonly<Record<string, string>>;
@@ -21,7 +21,8 @@ export function sessionInfo(id: string, facts: SessionFacts): SessionInfo {
     id,
     messages: facts.saved,
     stored: facts.stored,
-    updatedAt: facts.updatedAt.toISOString(),
+    updatedAt:
+      typeof facts.updatedAt === 'string' ? facts.updatedAt : facts.updatedAt.toISOString(),
     hasSnapshot: facts.snapshotUpTo !== null,
     snapshotUpTo: facts.snapshotUpTo,
     meta: { ...facts.meta },

@@ -1,20 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { QueryConfig } from 'pg';
+import { isoTimestamps } from './iso-timestamps';
 
 interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: QueryConfig): Promise<{ rows: unknown[] }>;
 }
 
 /**
- * Runs one hot-path statement (save, retrieve, metadata) as a named prepared statement on the
- * DataSource's own `pg` pool. Why not `dataSource.query`: it cannot name a statement, and planning
- * the save's upsert-and-insert on every call cost about a third of a save (docs/benchmarks.md).
- * Statements in transactions still go through TypeORM.
+ * Runs one hot-path statement (save, retrieve, list, metadata) as a named prepared statement on
+ * the DataSource's own `pg` pool. Why not `dataSource.query`: it cannot name a statement, and
+ * planning the save's upsert-and-insert on every call cost about a third of a save
+ * (docs/benchmarks.md). Statements in transactions still go through TypeORM.
  *
- * With `prepared` false it runs the statement unnamed through `dataSource.query` instead: for a
- * pooler that does not keep named statements across transactions (PgBouncer in transaction mode
- * before 1.21, or without `max_prepared_statements`).
+ * Its `timestamptz` columns arrive as ISO 8601 text (see {@link isoTimestamps}), not as `Date`.
+ *
+ * With `prepared` false the statement is sent unnamed: for a pooler that does not keep named
+ * statements across transactions (PgBouncer in transaction mode before 1.21, or without
+ * `max_prepared_statements`).
  */
 export async function preparedQuery(
   dataSource: DataSource,
@@ -22,9 +26,9 @@ export async function preparedQuery(
   values: unknown[],
   prepared = true,
 ): Promise<unknown[]> {
-  if (!prepared) return (await dataSource.query(text, values)) as unknown[];
   const pool = (dataSource.driver as PostgresDriver).master as PgPool;
-  return (await pool.query({ name: statementName(text), text, values })).rows;
+  const name = prepared ? statementName(text) : undefined;
+  return (await pool.query({ name, text, values, types: isoTimestamps })).rows;
 }
 
 /** Names by statement text: the hot path hashes each text once per process, not once a call. */

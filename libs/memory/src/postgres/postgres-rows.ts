@@ -10,7 +10,8 @@ export interface ContextRow {
   message: unknown;
   upto_seq: string | null;
   snapshot: unknown;
-  created_at: Date | null;
+  /** ISO 8601 (the store's reads parse it so, see `isoTimestamps`). */
+  created_at: string | null;
 }
 
 /**
@@ -35,19 +36,23 @@ export function decodeContextRows(
   return { snapshot, tail };
 }
 
+/** A message row of the store's reads: `created_at` as ISO 8601 text (see `isoTimestamps`). */
+export interface MessageRow {
+  seq: string;
+  message: unknown;
+  created_at: string | null;
+}
+
 /**
  * A message row as an `Entry`; `savedAt` is the row's `created_at`, the time of the transaction
  * that saved its batch.
  */
-export function messageEntry(
-  session: string,
-  row: { seq: string; message: unknown; created_at: Date | null },
-): Entry {
+export function messageEntry(session: string, row: MessageRow): Entry {
   const entry: Entry = {
     cursor: Number(row.seq),
     message: decodeRowMessage(session, row.seq, row.message),
   };
-  if (row.created_at) entry.savedAt = row.created_at.toISOString();
+  if (row.created_at) entry.savedAt = row.created_at;
   return entry;
 }
 
@@ -82,7 +87,7 @@ function decodeSnapshotRow(session: string, row: ContextRow): StoredSnapshot {
     const stored: StoredSnapshot = {
       summary: value.summary,
       upTo: Number(row.upto_seq),
-      createdAt: row.created_at!.toISOString(),
+      createdAt: row.created_at!,
     };
     if (pinned.length > 0) stored.pinned = pinned;
     return stored;

@@ -83,7 +83,8 @@ interface SessionRow {
   session_id: string;
   saved: string;
   stored: string;
-  updated_at: Date;
+  /** ISO 8601 (see `isoTimestamps`). */
+  updated_at: string;
   meta: Record<string, string>;
   upto_seq: string | null;
 }
@@ -149,13 +150,12 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
         search === null && after === null && q.resource === undefined
           ? preparedQuery(dataSource, sql.newest, [limit + 1], prepared)
           : // Planned on each call: a generic plan of its optional filters could not pick the index.
-            dataSource.query(sql.list, [
-              search,
-              after?.updatedAt ?? null,
-              after?.id ?? null,
-              limit + 1,
-              q.resource ?? null,
-            ]),
+            preparedQuery(
+              dataSource,
+              sql.list,
+              [search, after?.updatedAt ?? null, after?.id ?? null, limit + 1, q.resource ?? null],
+              false,
+            ),
       )) as SessionRow[];
       const items = rows.slice(0, limit).map(infoOfRow);
       const last = items[items.length - 1];
@@ -195,7 +195,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
     async inspect(sessionId: string): Promise<SessionInfo | null> {
       assertSessionId(sessionId);
       const rows = (await pgRequest('inspect', sessionId, () =>
-        dataSource.query(sql.inspect, [sessionId]),
+        preparedQuery(dataSource, sql.inspect, [sessionId], prepared),
       )) as SessionRow[];
       return rows[0] ? infoOfRow(rows[0]) : null;
     },

@@ -24,6 +24,14 @@ describe('the resource index', () => {
       await session.setMeta('resource', resource!);
       await session.save([userMessage(`hello from ${resource}`)]);
     }
+    // Sessions without a resource take no entry: every save rewrites its session's row.
+    for (let i = 0; i < 20; i++) await (await backend.open(`plain-${i}`)).save([userMessage('hi')]);
+    await dataSource.query(`VACUUM ${names.sessions}`);
+    const [{ entries }] = (await dataSource.query(
+      `SELECT reltuples::int AS entries FROM pg_class WHERE oid = $1::regclass`,
+      [`"${names.schema}"."${names.base}_resource"`],
+    )) as [{ entries: number }];
+    expect(entries).toBe(2);
     const indexes = async () =>
       (
         (await dataSource.query('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [

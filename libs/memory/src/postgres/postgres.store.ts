@@ -41,7 +41,7 @@ import { LockFreeGuess } from './lock-free-guess';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
-import { decodeContextRows, messageEntry, type ContextRow } from './postgres-rows';
+import { decodeContextRows, messageEntry, type ContextRow, type MessageRow } from './postgres-rows';
 import { NOW_MS } from './sql-now';
 
 /**
@@ -279,7 +279,7 @@ export class PostgresMemory implements SessionStore {
     throwIfAborted(opts);
     const rows = (await pgRequest('read entries', this.sessionId, () =>
       this.query(this.sql.entriesPage, [this.sessionId, query.after ?? 0, query.limit ?? null]),
-    )) as { seq: string; message: unknown; created_at: Date | null }[];
+    )) as MessageRow[];
     return rows.map((row) => messageEntry(this.sessionId, row));
   }
 
