@@ -31,6 +31,35 @@ describe('isoTimestamps', () => {
     expect(rows.map((row) => row.also)).toEqual(times);
   });
 
+  it('reads times printed in UTC the same as through a Date', async () => {
+    await client.query(`SET TIME ZONE 'UTC'`);
+    try {
+      const texts = [
+        '2026-12-04 18:40:12+00',
+        '2026-12-04 18:40:12.1+00',
+        '2026-12-04 18:40:12.12+00',
+        '2026-12-04 18:40:12.999999+00',
+        '0999-01-01 00:00:00+00',
+        '12026-01-01 00:00:00+00',
+      ];
+      const { rows } = await client.query<{ at: unknown }>({
+        text: `SELECT t::timestamptz AS at FROM unnest($1::text[]) WITH ORDINALITY AS x(t, o) ORDER BY o`,
+        values: [texts],
+        types: isoTimestamps,
+      });
+      expect(rows.map((row) => row.at)).toEqual([
+        '2026-12-04T18:40:12.000Z',
+        '2026-12-04T18:40:12.100Z',
+        '2026-12-04T18:40:12.120Z',
+        '2026-12-04T18:40:12.999Z',
+        '0999-01-01T00:00:00.000Z',
+        '+012026-01-01T00:00:00.000Z',
+      ]);
+    } finally {
+      await client.query(`SET TIME ZONE 'Asia/Kathmandu'`);
+    }
+  });
+
   it('keeps microseconds out, as a Date does, and parses other types as pg does', async () => {
     const { rows } = await client.query<{ at: unknown; n: unknown; doc: unknown; day: unknown }>({
       text: `SELECT '2026-12-04 18:40:12.123999+00'::timestamptz AS at, 7::int AS n,
