@@ -25,6 +25,13 @@ const NO_OWN_PACKAGE = {
   message: 'Inside the package, import the folder by its relative path.',
 };
 
+/** Outside libs/memory, the library and the apps' shared settings are imported by name. */
+const BY_PACKAGE_NAME = {
+  group: ['**/libs/**', '@agent-memory/memory/*/**', '@agent-memory/memory-config/**'],
+  message:
+    "Import '@agent-memory/memory', one of its entry points, or '@agent-memory/memory-config' by name.",
+};
+
 /**
  * What each folder of libs/memory/src may import besides itself. core is the contract; tokens and
  * pg-errors are driver-free helpers; compaction is plain code; the backends and satellites (simple,
@@ -123,17 +130,25 @@ export default tseslint.config(
     },
   })),
   {
-    // Applications use the package through its entry points, as any consumer would.
-    files: ['apps/api/**/*.ts', 'apps/worker/**/*.ts', 'apps/memory-config/**/*.ts'],
+    // Applications use the packages through their entry points, as any consumer would.
+    files: ['apps/api/**/*.ts', 'apps/worker/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...TEST_ALIASES, BY_PACKAGE_NAME] }] },
+  },
+  {
+    // The apps' shared settings are a library of the workspace: it uses @agent-memory/memory as
+    // the apps do, and reaches nothing outside its own folder by path (no app, no test code).
+    files: ['libs/memory-config/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            ...TEST_ALIASES,
+            NO_TEST_CODE,
+            BY_PACKAGE_NAME,
             {
-              group: ['**/libs/**', '@agent-memory/memory/*/**'],
-              message: "Import '@agent-memory/memory' or one of its entry points by name.",
+              group: ['../*', '../../*', '@agent-memory/memory-config'],
+              message: 'libs/memory-config imports its own files by relative path, and no others.',
             },
           ],
         },

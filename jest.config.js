@@ -19,6 +19,8 @@ module.exports = {
   moduleNameMapper: {
     '^@agent-memory/memory$': '<rootDir>/libs/memory/src/index.ts',
     '^@agent-memory/memory/(.*)$': '<rootDir>/libs/memory/src/$1/index.ts',
+    // The memory settings shared by apps/api and apps/worker (a workspace library of its own).
+    '^@agent-memory/memory-config$': '<rootDir>/libs/memory-config/src/index.ts',
     // The conformance suites and store harnesses (test code: the package never imports it).
     '^@agent-memory/conformance$': '<rootDir>/test/conformance/index.ts',
     // Test helpers (servers, fakes, process scripts), for the specs next to the library's sources.

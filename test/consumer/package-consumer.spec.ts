@@ -260,14 +260,19 @@ describe('the packed package in a fresh Nest 12 app', () => {
  * folder by lockfile), so nothing from the dev dependencies can be reached.
  */
 describe('the production build (the Docker runtime stage)', () => {
+  /** The workspace libraries the built apps load by name, each from its own `dist/`. */
+  const LIBRARIES = ['libs/memory', 'libs/memory-config'];
+  const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
   let runtime: string;
 
   beforeAll(() => {
     pack(); // builds libs/memory/dist
+    // The apps' shared settings as `nest build memory-config` compiles them (same tsconfig).
+    run(process.execPath, [TSC, '-p', 'libs/memory-config/tsconfig.lib.json'], REPO_ROOT);
     const manifests = [
       'package.json',
       'package-lock.json',
-      'libs/memory/package.json',
+      ...LIBRARIES.map((library) => `${library}/package.json`),
       'apps/api/package.json',
       'apps/worker/package.json',
     ];
@@ -284,22 +289,17 @@ describe('the production build (the Docker runtime stage)', () => {
     if (!existsSync(join(runtime, 'node_modules', '@nestjs', 'core'))) {
       run(NPM, ['ci', '--omit=dev', '--ignore-scripts'], runtime);
     }
-    for (const built of ['dist', 'libs/memory/dist']) {
-      rmSync(join(runtime, built), { recursive: true, force: true });
+    rmSync(join(runtime, 'dist'), { recursive: true, force: true });
+    for (const library of LIBRARIES) {
+      rmSync(join(runtime, library, 'dist'), { recursive: true, force: true });
+      cpSync(join(REPO_ROOT, library, 'dist'), join(runtime, library, 'dist'), {
+        recursive: true,
+      });
     }
-    cpSync(join(REPO_ROOT, 'libs/memory/dist'), join(runtime, 'libs/memory/dist'), {
-      recursive: true,
-    });
     // The API as `nest build api` compiles it (same tsconfig), into the runtime folder.
     run(
       process.execPath,
-      [
-        join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        'apps/api/tsconfig.app.json',
-        '--outDir',
-        join(runtime, 'dist'),
-      ],
+      [TSC, '-p', 'apps/api/tsconfig.app.json', '--outDir', join(runtime, 'dist')],
       REPO_ROOT,
     );
   }, 600_000);
@@ -308,7 +308,10 @@ describe('the production build (the Docker runtime stage)', () => {
     for (const dev of ['jest', 'typescript', '@swc-node/register', '@nestjs/testing']) {
       expect([dev, existsSync(join(runtime, 'node_modules', dev))]).toEqual([dev, false]);
     }
-    expect(existsSync(join(runtime, 'node_modules/@agent-memory/memory/dist/index.js'))).toBe(true);
+    for (const name of ['memory', 'memory-config']) {
+      const entry = join(runtime, 'node_modules/@agent-memory', name, 'dist/index.js');
+      expect([name, existsSync(entry)]).toEqual([name, true]);
+    }
   });
 
   it('migrates with the migrate command, then serves with MEMORY_PG_ENSURE_SCHEMA=false', async () => {

@@ -1,6 +1,6 @@
 import type { MemoryModuleOptions } from '@agent-memory/memory';
 import { instrumentBackend } from '@agent-memory/memory/observability';
-import { memoryModuleOptionsFromConfig } from '../../memory-config/memory-options.factory';
+import { memoryModuleOptionsFromConfig } from '@agent-memory/memory-config';
 import { compactionJobStoreFor } from './compactions/compaction-job-store.factory';
 import type { LastCompactions } from './compactions/last-compactions';
 import type { ApiConfig } from './config/api-config';

@@ -8,7 +8,7 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { parseMemoryConfig } from '../../memory-config/memory-config';
+import { parseMemoryConfig } from '@agent-memory/memory-config';
 import { API_ENV_VARS, parseApiConfig } from '../src/config/api-config';
 import { HealthController } from '../src/health/health.controller';
 
@@ -72,6 +72,7 @@ describe('docker/', () => {
     ) as { scripts: Record<string, string> };
     for (const step of [
       'nest build memory',
+      'nest build memory-config',
       'nest build api',
       'nest build worker',
       'scripts/build-admin.mjs',
@@ -86,6 +87,49 @@ describe('docker/', () => {
     // The runtime copies dist/ from the build stage: dist/apps/admin/dist is ADMIN_DIST_DIR
     // (dist/apps/api/src/../../admin/dist) once compiled.
     expect(stages[stages.length - 1]).toMatch(/COPY --from=build \S+ \/app\/dist \.\/dist/);
+  });
+
+  it('ships every workspace library the built apps require: linked by npm ci, its build copied to the runtime', () => {
+    const root = join(DOCKER_DIR, '..');
+    const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8'));
+    const { workspaces } = readJson('package.json') as { workspaces: string[] };
+    const folderOf = new Map(
+      workspaces
+        .filter((folder) => !folder.includes('*'))
+        .map((folder) => [(readJson(`${folder}/package.json`) as { name: string }).name, folder]),
+    );
+    const required = new Set(
+      ['apps/api', 'apps/worker'].flatMap((app) =>
+        Object.keys((readJson(`${app}/package.json`) as { dependencies: object }).dependencies),
+      ),
+    );
+    const libraries = [...folderOf.keys()]
+      .filter((name) => required.has(name))
+      .map((name) => folderOf.get(name));
+    expect(libraries).toEqual(['libs/memory', 'libs/memory-config']);
+
+    const dockerfile = readFileSync(join(DOCKER_DIR, 'Dockerfile'), 'utf8');
+    const stages = dockerfile.split(/^FROM /m).slice(1);
+    const runtime = stages[stages.length - 1]!;
+    for (const folder of libraries) {
+      // Both installs see the library's package.json before `npm ci`, so they link it.
+      const installs = stages.filter((stage) => /^RUN npm ci\b/m.test(stage));
+      expect(installs.length).toBe(2);
+      for (const stage of installs) {
+        const install = stage.slice(0, stage.search(/^RUN npm ci\b/m));
+        expect([folder, install]).toEqual([
+          folder,
+          expect.stringContaining(`COPY ${folder}/package.json ./${folder}/`),
+        ]);
+      }
+      // The link resolves to package.json's `main`, in the library's own dist/.
+      for (const file of ['package.json', 'dist'])
+        expect(runtime).toContain(
+          `COPY --from=build --chown=root:root /app/${folder}/${file} ./${folder}/${file}`,
+        );
+      const { main } = readJson(`${folder}/package.json`) as { main: string };
+      expect(main).toMatch(/^\.\/dist\//);
+    }
   });
 
   it("has a compose file with postgres, nats (JetStream), api and worker on the server's variables", () => {

@@ -2,7 +2,7 @@
  * The compaction worker (`node -r @swc-node/register apps/worker/src/main.ts`): a Nest
  * microservice on NATS that answers the compaction checks a `CompactionService` in
  * `mode: 'nats'` publishes, in the queue group `COMPACTION_NATS_QUEUE`, over the same backend as
- * the admin server (same environment variables: see `apps/memory-config/memory-config.ts`).
+ * the admin server (same environment variables: see `libs/memory-config/src/memory-config.ts`).
  * SIGTERM / SIGINT: stop taking checks, let running ones finish (or abort them after the grace
  * period and hand them back), close the backend, exit.
  */
@@ -17,8 +17,7 @@ import {
   MEMORY_BACKEND,
   type MemoryBackend,
 } from '@agent-memory/memory';
-import { ConfigValidationError } from '../../memory-config/config-validation.error';
-import { parseMemoryConfig } from '../../memory-config/memory-config';
+import { ConfigValidationError, parseMemoryConfig } from '@agent-memory/memory-config';
 import { CompactionNatsServer } from './compaction-nats.server';
 import { startLivenessHeartbeat } from './liveness-heartbeat';
 import { WorkerModule } from './worker.module';

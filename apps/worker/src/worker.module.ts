@@ -1,8 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, getConfigToken, registerAs } from '@nestjs/config';
 import { MemoryModule } from '@agent-memory/memory';
-import type { MemoryConfig } from '../../memory-config/memory-config';
-import { memoryModuleOptionsFromConfig } from '../../memory-config/memory-options.factory';
+import { memoryModuleOptionsFromConfig, type MemoryConfig } from '@agent-memory/memory-config';
 import { compactionWorkerController } from './compaction-worker.controller';
 
 /** Injection token of the worker's validated {@link MemoryConfig}. */

@@ -1,18 +1,18 @@
-import { ConfigValidationError } from '../../../memory-config/config-validation.error';
-import { readNamedTokens, type NamedTokenEntry } from '../auth/named-tokens.config';
 import {
+  ConfigValidationError,
   EnvReader,
   MEMORY_ENV_VARS,
   readMemoryConfig,
   type MemoryConfig,
-} from '../../../memory-config/memory-config';
+} from '@agent-memory/memory-config';
+import { readNamedTokens, type NamedTokenEntry } from '../auth/named-tokens.config';
 import { readRetentionConfig, RETENTION_ENV_VARS, type RetentionConfig } from './retention-config';
 
 export { ConfigValidationError };
 
 /**
  * The admin server's settings, read once from the environment at start-up: the memory settings
- * shared with the worker (`apps/memory-config/memory-config.ts`) plus the server's own.
+ * shared with the worker (`@agent-memory/memory-config`) plus the server's own.
  */
 export interface ApiConfig extends MemoryConfig {
   /** `MEMORY_ADMIN_TOKEN`: bearer token for `/api`; null makes a random one at start-up. */

@@ -4,7 +4,7 @@ import {
   type RetentionAction,
   type RetentionPolicy,
 } from '@agent-memory/memory';
-import type { EnvReader } from '../../../memory-config/memory-config';
+import type { EnvReader } from '@agent-memory/memory-config';
 
 /** The server's retention settings; absent (null) when no `MEMORY_RETENTION_MAX_*` is set. */
 export interface RetentionConfig {

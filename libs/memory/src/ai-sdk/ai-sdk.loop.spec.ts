@@ -4,34 +4,15 @@
  * request must be exactly the one the SDK sends when it keeps the history in memory itself.
  */
 import { createOpenAI } from '@ai-sdk/openai';
+import type { FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import {
-  jsonFileHarness,
-  postgresHarness,
-  type ConformanceHarness,
-} from '@agent-memory/conformance';
-import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
+  describeSdkLoopOnStores,
+  scriptWeatherTurns,
+  WEATHER_TURNS as TURNS,
+} from '@agent-memory/test-support/sdk-loop';
 import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
-import type { MemoryBackend } from '../core';
 import { fromModelMessages, toModelMessages } from '.';
-
-const TURNS = ['What is the weather in Oslo?', 'And should I take an umbrella?'];
-
-/** Queues the server's answers for the two turns: a tool call and an answer, then an answer. */
-function script(llm: FakeLlm): void {
-  llm.replyWith({
-    content: 'Let me look.',
-    toolCalls: [
-      {
-        id: 'call_1',
-        type: 'function',
-        function: { name: 'weather', arguments: '{"city":"Oslo"}' },
-      },
-    ],
-  });
-  llm.reply('Rain in Oslo, 9 °C.');
-  llm.reply('Yes, take one.');
-}
 
 const weather = tool({
   description: 'The weather in a city',
@@ -65,40 +46,21 @@ async function turn(
   return [input, ...(await result.response).messages];
 }
 
-describe.each<[string, () => ConformanceHarness]>([
-  ['JSON files', jsonFileHarness],
-  ['PostgreSQL', postgresHarness],
-])('AI SDK generateText on %s', (_name, makeHarness) => {
-  const harness = makeHarness();
-  let llm: FakeLlm;
-  let backend: MemoryBackend;
-  let destroy: () => Promise<void>;
-
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    const created = await harness.create();
-    backend = created.backend;
-    destroy = created.destroy;
-  });
-  afterAll(async () => {
-    await destroy?.();
-    await harness.destroy?.();
-    await llm?.close();
-  });
-
+describeSdkLoopOnStores('AI SDK generateText', (loop) => {
   it.each<Mode>(['generateText', 'streamText'])(
     '%s sends the second turn with the first one exactly as the SDK keeps it itself',
     async (mode) => {
+      const { llm, backend } = loop;
       const sessionId = `ai-sdk.${mode}`;
       const before = llm.requests.length;
       // The SDK keeping its own history in memory: the reference requests.
-      script(llm);
+      scriptWeatherTurns(llm, 'Let me look.');
       let kept: ModelMessage[] = [];
       for (const text of TURNS) kept = [...kept, ...(await turn(llm, mode, kept, text))];
       const reference = llm.requests.slice(before).map((request) => request.body.messages);
 
       // The same turns, each starting from the store.
-      script(llm);
+      scriptWeatherTurns(llm, 'Let me look.');
       const session = await backend.open(sessionId);
       for (const text of TURNS) {
         const history = toModelMessages(await session.retrieve());

@@ -3,37 +3,19 @@
  * run on our stores against a real local OpenAI-compatible server: the second turn's request
  * holds the first turn exactly as LangChain sends it from its own in-memory history.
  */
+import type { FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import {
-  jsonFileHarness,
-  postgresHarness,
-  type ConformanceHarness,
-} from '@agent-memory/conformance';
-import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
+  describeSdkLoopOnStores,
+  scriptWeatherTurns,
+  WEATHER_TURNS as TURNS,
+} from '@agent-memory/test-support/sdk-loop';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatPromptTemplate, MessagesPlaceholder } from '@langchain/core/prompts';
 import { RunnableWithMessageHistory } from '@langchain/core/runnables';
 import type { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { ChatOpenAI } from '@langchain/openai';
-import type { MemoryBackend } from '../core';
 import { AgentMemoryChatMessageHistory } from '.';
-
-const TURNS = ['What is the weather in Oslo?', 'And should I take an umbrella?'];
-
-function script(llm: FakeLlm): void {
-  llm.replyWith({
-    content: null,
-    toolCalls: [
-      {
-        id: 'call_1',
-        type: 'function',
-        function: { name: 'weather', arguments: '{"city":"Oslo"}' },
-      },
-    ],
-  });
-  llm.reply('Rain in Oslo, 9 °C.');
-  llm.reply('Yes, take one.');
-}
 
 function model(llm: FakeLlm) {
   return new ChatOpenAI({
@@ -72,32 +54,15 @@ async function turn(llm: FakeLlm, history: BaseListChatMessageHistory, text: str
   await history.addMessages(added);
 }
 
-describe.each<[string, () => ConformanceHarness]>([
-  ['JSON files', jsonFileHarness],
-  ['PostgreSQL', postgresHarness],
-])('LangChain on %s', (_name, makeHarness) => {
-  const harness = makeHarness();
-  let llm: FakeLlm;
-  let backend: MemoryBackend;
-  let destroy: () => Promise<void>;
-
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    ({ backend, destroy } = await harness.create());
-  });
-  afterAll(async () => {
-    await destroy?.();
-    await harness.destroy?.();
-    await llm?.close();
-  });
-
+describeSdkLoopOnStores('LangChain', (loop) => {
   it('a tool-calling loop sends the second turn exactly as from an in-memory history', async () => {
-    script(llm);
+    const { llm, backend } = loop;
+    scriptWeatherTurns(llm);
     const inMemory = new InMemoryChatMessageHistory();
     for (const text of TURNS) await turn(llm, inMemory, text);
     const reference = llm.requests.map((request) => request.body.messages);
 
-    script(llm);
+    scriptWeatherTurns(llm);
     for (const text of TURNS) {
       await turn(llm, await AgentMemoryChatMessageHistory.open(backend, 'lc.weather'), text);
     }
@@ -119,6 +84,7 @@ describe.each<[string, () => ConformanceHarness]>([
   });
 
   it('serves RunnableWithMessageHistory', async () => {
+    const { llm, backend } = loop;
     const chain = ChatPromptTemplate.fromMessages([
       ['system', 'Be brief.'],
       new MessagesPlaceholder('history'),

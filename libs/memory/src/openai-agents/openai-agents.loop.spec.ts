@@ -3,12 +3,12 @@
  * local OpenAI-compatible server: the second turn's request holds the first turn exactly as it
  * does with the SDK's in-memory session, and the stored log is our canonical messages.
  */
+import type { FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import {
-  jsonFileHarness,
-  postgresHarness,
-  type ConformanceHarness,
-} from '@agent-memory/conformance';
-import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
+  describeSdkLoopOnStores,
+  scriptWeatherTurns,
+  WEATHER_TURNS as TURNS,
+} from '@agent-memory/test-support/sdk-loop';
 import {
   Agent,
   MemorySession,
@@ -20,35 +20,23 @@ import {
 } from '@openai/agents';
 import { z } from 'zod';
 import { ExtractiveSummarizer, SummaryCompactor } from '../compaction';
-import { SUMMARY_PREFIX, textContent, type MemoryBackend } from '../core';
+import { SUMMARY_PREFIX, textContent } from '../core';
 import { AgentMemorySession } from '.';
 
 setTracingDisabled(true);
 
-const TURNS = ['What is the weather in Oslo?', 'And should I take an umbrella?'];
-
-function script(llm: FakeLlm): void {
-  llm.replyWith({
-    content: null,
-    toolCalls: [
-      {
-        id: 'call_1',
-        type: 'function',
-        function: { name: 'weather', arguments: '{"city":"Oslo"}' },
-      },
-    ],
-  });
-  llm.reply('Rain in Oslo, 9 °C.');
-  llm.reply('Yes, take one.');
+/** The SDK's own OpenAI provider's model on the Chat Completions API of the local server. */
+function fakeModel(llm: FakeLlm) {
+  const provider = new OpenAIProvider({ apiKey: 'k', baseURL: llm.baseUrl, useResponses: false });
+  return provider.getModel('fake-model');
 }
 
-/** The SDK's own OpenAI provider on the Chat Completions API of the local server. */
+/** An agent with the `weather` tool. */
 async function agent(llm: FakeLlm): Promise<Agent> {
-  const provider = new OpenAIProvider({ apiKey: 'k', baseURL: llm.baseUrl, useResponses: false });
   return new Agent({
     name: 'Forecaster',
     instructions: 'Be brief.',
-    model: await provider.getModel('fake-model'),
+    model: await fakeModel(llm),
     tools: [
       tool({
         name: 'weather',
@@ -69,31 +57,14 @@ function wireText(content: unknown): string {
 /** Both turns on `session`; the requests the server received meanwhile. */
 async function converse(llm: FakeLlm, session: () => Promise<Session>) {
   const before = llm.requests.length;
-  script(llm);
+  scriptWeatherTurns(llm);
   for (const text of TURNS) await run(await agent(llm), text, { session: await session() });
   return llm.requests.slice(before).map((request) => request.body.messages);
 }
 
-describe.each<[string, () => ConformanceHarness]>([
-  ['JSON files', jsonFileHarness],
-  ['PostgreSQL', postgresHarness],
-])('OpenAI Agents SDK on %s', (_name, makeHarness) => {
-  const harness = makeHarness();
-  let llm: FakeLlm;
-  let backend: MemoryBackend;
-  let destroy: () => Promise<void>;
-
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-    ({ backend, destroy } = await harness.create());
-  });
-  afterAll(async () => {
-    await destroy?.();
-    await harness.destroy?.();
-    await llm?.close();
-  });
-
+describeSdkLoopOnStores('OpenAI Agents SDK', (loop) => {
   it("run() sends the second turn exactly as with the SDK's in-memory session", async () => {
+    const { llm, backend } = loop;
     const inMemory = new MemorySession();
     const reference = await converse(llm, async () => inMemory);
     // A fresh session object per turn: the history comes back from the store, not from memory.
@@ -149,6 +120,7 @@ describe.each<[string, () => ConformanceHarness]>([
   });
 
   it('runs our compactor from the SDK compaction hook: the next turn starts from the summary', async () => {
+    const { llm, backend } = loop;
     const compactor = new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 2 });
     const open = () =>
       AgentMemorySession.open(backend, 'agents.compacted', {
@@ -172,16 +144,12 @@ describe.each<[string, () => ConformanceHarness]>([
   });
 
   it('an approval interruption resumes from the stored history as with the in-memory session', async () => {
-    const approvalAgent = async () => {
-      const provider = new OpenAIProvider({
-        apiKey: 'k',
-        baseURL: llm.baseUrl,
-        useResponses: false,
-      });
-      return new Agent({
+    const { llm, backend } = loop;
+    const approvalAgent = async () =>
+      new Agent({
         name: 'Booker',
         instructions: 'Be brief.',
-        model: await provider.getModel('fake-model'),
+        model: await fakeModel(llm),
         tools: [
           tool({
             name: 'book',
@@ -192,7 +160,6 @@ describe.each<[string, () => ConformanceHarness]>([
           }),
         ],
       });
-    };
     const converseWithApproval = async (session: () => Promise<Session>) => {
       const before = llm.requests.length;
       llm.replyWith({
@@ -233,11 +200,11 @@ describe.each<[string, () => ConformanceHarness]>([
   });
 
   it('an answer an output guardrail blocks is kept out of the history, as in memory', async () => {
-    const provider = new OpenAIProvider({ apiKey: 'k', baseURL: llm.baseUrl, useResponses: false });
+    const { llm, backend } = loop;
     const guarded = new Agent({
       name: 'Guarded',
       instructions: 'Be brief.',
-      model: await provider.getModel('fake-model'),
+      model: await fakeModel(llm),
       outputGuardrails: [
         {
           name: 'no secrets',
