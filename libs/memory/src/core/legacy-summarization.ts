@@ -34,7 +34,6 @@ const LEGACY_INSTRUCTIONS =
 /**
  * What a store lends {@link LegacySummaryPolicy} after a save: its kept view and its own
  * snapshot write (the one behind `saveSnapshot`, without the refusal).
- * @internal
  */
 export interface SummaryTarget {
   loadSnapshot(opts?: CallOptions): Promise<SnapshotState>;
@@ -64,7 +63,6 @@ export interface LegacySummaryPlan {
  * messages in the same step, written only if those messages are still the stored ones. A lost
  * race writes nothing and is not an error (the next save plans again), so messages written
  * meanwhile are never lost; any other failure goes to `onError` and the save still succeeds.
- * @internal
  */
 export class LegacySummaryPolicy {
   readonly threshold: number;

@@ -3,7 +3,6 @@ import type { Cursor, Entry, Snapshot, StoredSnapshot } from './memory.interface
 /**
  * One snapshot write as a store does it: what `saveSnapshot` asks for, and what the deprecated
  * `summarization` policy asks for (the store's one snapshot write serves both).
- * @internal
  */
 export interface SnapshotWrite {
   readonly snapshot: Snapshot;
