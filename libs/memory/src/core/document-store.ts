@@ -1,5 +1,6 @@
 import { throwIfAborted } from './abort';
 import { deepFreeze } from './deep-freeze';
+import { SnapshotsUnsupportedError } from './errors';
 import {
   EMPTY_SAVE_RESULT,
   assertIdempotencyKey,
@@ -19,18 +20,18 @@ import type {
   SnapshotState,
   StoredSnapshot,
 } from './memory.interface';
+import type { LegacySummaryPolicy, SummaryTarget } from './legacy-summarization';
 import type { Message } from './message';
 import { validateMessages } from './message.codec';
 import { batchSavedAt } from './saved-at';
-import { assertStorableSummary } from './snapshot';
+import { assertStorableSummary, contextMessages } from './snapshot';
+import { stillCovers, type SnapshotWrite } from './snapshot-write';
 import {
   dropOldest,
   firstCursor,
-  documentContext,
   documentEntriesPage,
   documentTail,
   provesNotStored,
-  replaceDocumentRange,
   saveToDocument,
   setDocumentMeta,
   snapshotDocument,
@@ -69,6 +70,8 @@ export interface DocumentStoreRules {
   capacity?: number;
   /** Clock for snapshot times (and whatever the store stamps). */
   now: () => Date;
+  /** The deprecated `summarization` option: run after each save; `saveSnapshot` is then refused. */
+  summaryPolicy?: LegacySummaryPolicy;
 }
 
 /**
@@ -109,7 +112,10 @@ export abstract class DocumentStore implements SessionStore {
 
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     throwIfAborted(opts);
-    return documentContext(await this.load(opts));
+    const doc = await this.load(opts);
+    const tail = documentTail(doc).map((entry) => entry.message);
+    const policy = this.rules.summaryPolicy;
+    return policy ? policy.context(doc.snapshot, tail) : contextMessages(doc.snapshot, tail);
   }
 
   /**
@@ -164,6 +170,7 @@ export abstract class DocumentStore implements SessionStore {
       },
       { signal: opts?.signal, idempotent: key !== undefined },
     );
+    await this.rules.summaryPolicy?.afterSave(result, this.summaryTarget(), opts);
     return result;
   }
 
@@ -178,25 +185,54 @@ export abstract class DocumentStore implements SessionStore {
     return documentEntriesPage(await this.load(opts), query);
   }
 
+  /** @throws SnapshotsUnsupportedError when the store has the deprecated `summarization` option. */
   async saveSnapshot(
     snapshot: Snapshot,
     upTo: Cursor,
     prev: StoredSnapshot | null,
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
-    assertStorableSummary(snapshot.summary);
-    const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
+    if (this.rules.summaryPolicy) throw new SnapshotsUnsupportedError(this.sessionId);
+    const write = { snapshot, upTo, prev, prune: this.rules.pruneCompacted };
+    return (await this.writeSnapshot(write, opts))!;
+  }
+
+  /**
+   * The one snapshot write, in one {@link update}: `saveSnapshot`'s and the summary policy's.
+   * @returns null when `write.covers` no longer matched (nothing written).
+   */
+  private async writeSnapshot(
+    write: SnapshotWrite,
+    opts?: CallOptions,
+  ): Promise<StoredSnapshot | null> {
+    assertStorableSummary(write.snapshot.summary);
+    const pinned = deepFreeze(validateMessages(write.snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
     let stored: StoredSnapshot | null = null;
     await this.update((doc) => {
-      const swapped = snapshotDocument(this.sessionId, doc, { ...snapshot, pinned }, upTo, prev, {
-        prune: this.rules.pruneCompacted,
-        now: this.now(),
-      });
+      // May run more than once (a compare-and-swap retried): the last run is what counts.
+      stored = null;
+      if (write.covers && !stillCovers(documentTail(doc), write.covers, write.upTo)) return null;
+      const swapped = snapshotDocument(
+        this.sessionId,
+        doc,
+        { ...write.snapshot, pinned },
+        write.upTo,
+        write.prev,
+        { prune: write.prune, now: this.now() },
+      );
       stored = swapped.stored;
       return swapped.doc;
     }, opts);
-    return stored!;
+    return stored;
+  }
+
+  /** What the summary policy reads and writes through. */
+  private summaryTarget(): SummaryTarget {
+    return {
+      loadSnapshot: (opts) => this.loadSnapshot(opts),
+      writeSnapshot: (write, opts) => this.writeSnapshot(write, opts),
+    };
   }
 
   /** See `CoveredLogPruning`: drops the kept messages the latest snapshot covers, in one update. */
@@ -221,13 +257,6 @@ export abstract class DocumentStore implements SessionStore {
 
   async meta(): Promise<Record<string, string>> {
     return { ...(await this.load()).meta };
-  }
-
-  /** For the deprecated `summarization` option (`LegacyRewritable`).
-   * @internal
-   */
-  async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
-    await this.update((doc) => replaceDocumentRange(doc, from, to, deepFreeze(summary)));
   }
 }
 

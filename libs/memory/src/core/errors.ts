@@ -76,13 +76,17 @@ export class InvalidCursorError extends MemoryError {
   }
 }
 
-/** The store rewrites its log with the deprecated `summarization` option, so it cannot keep snapshots. */
+/**
+ * The store has the deprecated `summarization` option, which writes the session's snapshots
+ * itself, so `saveSnapshot` (compaction) is refused.
+ */
 export class SnapshotsUnsupportedError extends MemoryError {
   readonly code = 'SNAPSHOTS_UNSUPPORTED';
   constructor(readonly session: string) {
     super(
-      `session "${session}" uses the deprecated "summarization" option, which rewrites the log; ` +
-        'snapshots cannot be combined with it (remove "summarization" and use compaction instead)',
+      `session "${session}" uses the deprecated "summarization" option, which writes the ` +
+        "session's snapshots itself; saveSnapshot cannot be combined with it (remove " +
+        '"summarization" and use compaction instead)',
     );
   }
 }

@@ -1,9 +1,17 @@
-import { deepFreeze } from './deep-freeze';
-import { SnapshotsUnsupportedError } from './errors';
-import type { CallOptions, Cursor, Entry, SaveOptions, SessionStore } from './memory.interface';
+import { InvalidCursorError, SnapshotConflictError } from './errors';
+import type {
+  CallOptions,
+  Entry,
+  SaveResult,
+  Snapshot,
+  SnapshotState,
+  StoredSnapshot,
+} from './memory.interface';
 import type { LlmClient } from './llm-client.interface';
 import { systemMessage, textContent, type Message } from './message';
 import { SUMMARY_PREFIX } from './snapshot';
+import type { SnapshotWrite } from './snapshot-write';
+import { dropOrphanedToolResults } from './tool-pairing';
 
 /**
  * @deprecated Use compaction (`SummaryCompactor`), which counts tokens, runs off the request path
@@ -24,79 +32,43 @@ const LEGACY_INSTRUCTIONS =
   'preferences and open questions; drop small talk. Answer with the summary only.';
 
 /**
- * What a store lends the deprecated summarisation: its id and an atomic swap of its oldest kept
- * messages. Every store implements it; it is not part of the public contract.
- * @internal
+ * What a store lends {@link LegacySummaryPolicy} after a save: its kept view and its own
+ * snapshot write (the one behind `saveSnapshot`, without the refusal).
  */
-export interface LegacyRewritable extends SessionStore {
-  readonly sessionId: string;
-  /**
-   * Replaces the stored entries `from`…`to` by `summary` (at cursor `to`) in one atomic step, if
-   * `from` is still the oldest kept entry; else changes nothing (another writer got there first).
-   * @internal
-   */
-  replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void>;
+export interface SummaryTarget {
+  loadSnapshot(opts?: CallOptions): Promise<SnapshotState>;
+  /** @returns the stored snapshot, or null when `covers` no longer matched and nothing was written. */
+  writeSnapshot(write: SnapshotWrite, opts?: CallOptions): Promise<StoredSnapshot | null>;
+}
+
+/** What one summarisation replaces, planned on the kept view before the LLM is asked. */
+export interface LegacySummaryPlan {
+  /** The snapshot read when planning: the compare-and-swap's `prev`. */
+  prev: StoredSnapshot | null;
+  /** The oldest messages of the view, the previous summary first when it is among them. */
+  messages: Message[];
+  /** The stored entries among them; the last one's cursor is the new snapshot's `upTo`. */
+  covers: Entry[];
 }
 
 /**
- * The one implementation of the deprecated `summarization` option, which every store's `open`
- * (and `new SimpleMemory`) applies: the same store, except that a save that stored messages is
- * followed by a summarisation when due (see {@link LegacySummarization}), and `saveSnapshot`
- * throws {@link SnapshotsUnsupportedError}. Without options, the store itself.
- * @throws RangeError when the options are out of range.
- * @internal
+ * The deprecated `summarization` option as a compaction policy, handed to a store by its backend
+ * (or built by the store from its own `summarization` option) and run by the store's `save`.
+ *
+ * The session's kept view is what `retrieve` shows: the snapshot's summary as one **system**
+ * message (`SUMMARY_PREFIX` + summary), then the stored messages after the snapshot. After a save
+ * that stored messages, once the view holds `threshold` messages, the oldest `size` of it are
+ * summarised by the LLM (no lock held meanwhile) and stored as a snapshot through the store's own
+ * snapshot write: a compare-and-swap on the snapshot read when planning, pruning the covered
+ * messages in the same step, written only if those messages are still the stored ones. A lost
+ * race writes nothing and is not an error (the next save plans again), so messages written
+ * meanwhile are never lost; any other failure goes to `onError` and the save still succeeds.
  */
-export function withLegacySummarization<S extends LegacyRewritable>(
-  store: S,
-  options: SummarizationOptions | undefined,
-): S {
-  if (!options) return store;
-  const legacy = new LegacySummarization(options);
-  const save = async (messages: readonly Message[], opts?: SaveOptions) => {
-    const result = await store.save(messages, opts);
-    if (!result.replayed && result.last !== null) await summarizeIfDue(store, legacy, opts);
-    return result;
-  };
-  const saveSnapshot = async (): Promise<never> => {
-    throw new SnapshotsUnsupportedError(store.sessionId);
-  };
-  // A proxy rather than a subclass: the store keeps its class (`instanceof`) and its own fields.
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'save') return save;
-      if (property === 'saveSnapshot') return saveSnapshot;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-/** Plan on what is stored, ask the LLM holding no lock, then swap if nothing moved meanwhile. */
-async function summarizeIfDue(
-  store: LegacyRewritable,
-  legacy: LegacySummarization,
-  opts?: CallOptions,
-): Promise<void> {
-  try {
-    const due = legacy.plan(await store.entries({ limit: legacy.threshold }));
-    if (!due) return;
-    const summary = deepFreeze(await legacy.summarize(due, opts));
-    await store.replaceOldest(due[0]!.cursor, due[due.length - 1]!.cursor, summary);
-  } catch (error) {
-    legacy.reportError(error);
-  }
-}
-
-/**
- * The deprecated count-based summarisation's rules. It works in two steps so that no store holds a
- * lock while the LLM answers: {@link plan} picks the oldest `size` entries once the threshold is
- * reached, {@link summarize} asks the LLM; the store then swaps the summary in only if those
- * entries are still the oldest kept ones, so messages written meanwhile are never lost.
- */
-export class LegacySummarization {
+export class LegacySummaryPolicy {
   readonly threshold: number;
   readonly size: number;
 
+  /** @throws RangeError when `threshold` is below 2 or not a whole number. */
   constructor(private readonly options: SummarizationOptions) {
     if (!Number.isSafeInteger(options.threshold) || options.threshold < 2) {
       throw new RangeError(
@@ -108,15 +80,56 @@ export class LegacySummarization {
     this.size = size > 0 ? size : Math.max(1, Math.floor(options.threshold / 2));
   }
 
-  /** The entries to replace by a summary, or null when fewer than `threshold` are kept. */
-  plan(kept: readonly Entry[]): Entry[] | null {
-    return kept.length >= this.threshold ? kept.slice(0, this.size) : null;
+  /** What `retrieve` returns: the summary as a system message, then `messages` (orphans dropped). */
+  context(snapshot: Snapshot | null, messages: readonly Message[]): Message[] {
+    return dropOrphanedToolResults(
+      snapshot ? [...summaryMessagesOf(snapshot), ...messages] : [...messages],
+    );
   }
 
-  /** One system message summarising `entries`. Throws what the LLM threw. */
-  async summarize(entries: readonly Entry[], opts?: CallOptions): Promise<Message> {
-    const transcript = entries
-      .map(({ message }) => `${message.role}: ${textContent(message)}`)
+  /**
+   * The oldest `size` messages of the kept view, or null while it holds fewer than `threshold`.
+   * At least one stored message is covered: the previous summary alone is not summarised again.
+   */
+  plan(state: SnapshotState): LegacySummaryPlan | null {
+    const summary = state.snapshot ? summaryMessagesOf(state.snapshot) : [];
+    if (summary.length + state.tail.length < this.threshold) return null;
+    const covers = state.tail.slice(0, Math.max(1, this.size - summary.length));
+    return {
+      prev: state.snapshot,
+      messages: [...summary, ...covers.map((entry) => entry.message)],
+      covers,
+    };
+  }
+
+  /** Runs after a store's save (see the class comment); never throws. */
+  async afterSave(result: SaveResult, store: SummaryTarget, opts?: CallOptions): Promise<void> {
+    if (result.replayed || result.last === null) return;
+    try {
+      const plan = this.plan(await store.loadSnapshot(opts));
+      if (!plan) return;
+      const summary = await this.summarize(plan.messages, opts);
+      await store.writeSnapshot(
+        {
+          snapshot: { summary },
+          upTo: plan.covers[plan.covers.length - 1]!.cursor,
+          prev: plan.prev,
+          prune: true,
+          covers: plan.covers,
+        },
+        opts,
+      );
+    } catch (error) {
+      // Another writer moved the snapshot or cleared the session meanwhile: nothing was written.
+      if (error instanceof SnapshotConflictError || error instanceof InvalidCursorError) return;
+      this.options.onError?.(error);
+    }
+  }
+
+  /** The summary text of `messages`, as the LLM answered. Throws what the LLM threw. */
+  async summarize(messages: readonly Message[], opts?: CallOptions): Promise<string> {
+    const transcript = messages
+      .map((message) => `${message.role}: ${textContent(message)}`)
       .join('\n');
     const { message } = await this.options.llm.complete(
       [
@@ -125,11 +138,18 @@ export class LegacySummarization {
       ],
       opts,
     );
-    return systemMessage(SUMMARY_PREFIX + textContent(message));
+    return textContent(message);
   }
+}
 
-  /** Tells `onError` about a failed summarisation. */
-  reportError(error: unknown): void {
-    this.options.onError?.(error);
-  }
+/** The policy for a store's `summarization` option; none without the option. */
+export function legacySummaryPolicy(
+  options: SummarizationOptions | undefined,
+): LegacySummaryPolicy | undefined {
+  return options ? new LegacySummaryPolicy(options) : undefined;
+}
+
+/** The messages standing for a snapshot in a store with the policy: a system message, as before. */
+function summaryMessagesOf(snapshot: Snapshot): Message[] {
+  return [systemMessage(SUMMARY_PREFIX + snapshot.summary), ...(snapshot.pinned ?? [])];
 }

@@ -9,7 +9,6 @@ import {
   encodeDocument,
   isPlainLog,
   provesNotStored,
-  replaceDocumentRange,
   saveToDocument,
   setDocumentMeta,
   type SessionDocument,
@@ -171,16 +170,6 @@ describe('session documents and save times', () => {
       [2, T1],
       [3, T2],
       [4, T2],
-    ]);
-  });
-
-  it('gives a summary that replaces the oldest messages the time of the last one it replaces', () => {
-    let doc = appendToDocument(EMPTY_DOCUMENT, [text(1)], Infinity, T1);
-    doc = appendToDocument(doc, [text(2), text(3)], Infinity, T2);
-    const replaced = replaceDocumentRange(doc, 1, 2, userMessage('summary'))!;
-    expect(documentEntries(replaced).map((e) => [e.cursor, e.savedAt])).toEqual([
-      [2, T2],
-      [3, T2],
     ]);
   });
 

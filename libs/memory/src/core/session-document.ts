@@ -28,7 +28,7 @@ import {
   timesFor,
   type SavedTimes,
 } from './saved-times';
-import { assertSnapshotSwap, contextMessages, storedSnapshot } from './snapshot';
+import { assertSnapshotSwap, storedSnapshot } from './snapshot';
 
 /**
  * A whole session as one value: what the in-process, JSON-file and NATS stores keep. The pure
@@ -88,14 +88,6 @@ export function documentTail(doc: SessionDocument): Entry[] {
   const upTo = doc.snapshot?.upTo ?? 0;
   const skip = Math.max(0, upTo - firstCursor(doc) + 1);
   return documentEntries(doc).slice(skip);
-}
-
-/** What `retrieve` returns: summary messages, then the tail, with orphaned tool results dropped. */
-export function documentContext(doc: SessionDocument): Message[] {
-  return contextMessages(
-    doc.snapshot,
-    documentTail(doc).map((entry) => entry.message),
-  );
 }
 
 /**
@@ -230,24 +222,6 @@ export function setDocumentMeta(doc: SessionDocument, key: string, value: string
   if (value === '') delete meta[key];
   else meta[key] = value;
   return { ...doc, meta };
-}
-
-/**
- * Replaces the oldest kept messages, cursors `from`…`to`, by one message at cursor `to` (the
- * deprecated `summarization` option's rewrite). Returns null when `from` is no longer the oldest
- * kept message, so a rewrite planned before a concurrent change is dropped instead of losing data.
- */
-export function replaceDocumentRange(
-  doc: SessionDocument,
-  from: Cursor,
-  to: Cursor,
-  replacement: Message,
-): SessionDocument | null {
-  if (from !== firstCursor(doc) || to > doc.saved || to < from) return null;
-  const keep = to - from + 1;
-  const replaced = { ...doc, messages: [replacement, ...doc.messages.slice(keep)] };
-  // The summary stands at cursor `to`: it keeps that message's time.
-  return withTimes(replaced, doc.savedAt && doc.savedAt.slice(keep - 1));
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 import { eraseListedSessions } from '../core/resource-erase';
 import { assertResource } from '../core/session-list';
 import { BackendUnavailableError } from '../core/errors';
-import type { SummarizationOptions } from '../core/legacy-summarization';
+import { legacySummaryPolicy, type SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { writeFileAtomic } from './atomic-write';
 import { JsonFileMemory } from './json-file.store';
@@ -71,6 +71,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
     throw new RangeError(`minFreeBytes must be a whole number of at least 0, got ${minFreeBytes}`);
   }
   const files = new SessionFiles(options);
+  const summaryPolicy = legacySummaryPolicy(options.summarization);
   const index = new SessionIndex(dir);
   const pathOf = (sessionId: string) => join(dir, `${sessionId}.json`);
   let tidied: Promise<void> | null = null;
@@ -80,7 +81,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
     return JsonFileMemory.open(pathOf(sessionId), {
       sessionId,
       pruneCompacted: options.pruneCompacted,
-      summarization: options.summarization,
+      summaryPolicy,
       now: options.now,
       sessionFiles: files,
     });

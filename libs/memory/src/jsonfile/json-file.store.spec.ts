@@ -26,6 +26,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { types } from 'node:util';
 
 let dir: string;
 
@@ -260,14 +261,61 @@ describe('JsonFileMemory: deprecated summarization', () => {
       assistantMessage('a3'),
       userMessage('meanwhile'),
     ]);
-    expect(await JsonFileMemory.inspect(path)).toMatchObject({ messages: 5, stored: 4 });
+    // The summary is the session's snapshot; the messages it covers are no longer stored.
+    expect(await JsonFileMemory.inspect(path)).toMatchObject({
+      messages: 5,
+      stored: 3,
+      hasSnapshot: true,
+      snapshotUpTo: 2,
+    });
     await expect(memory.saveSnapshot({ summary: 'x' }, 5, null)).rejects.toThrow(
       SnapshotsUnsupportedError,
     );
   });
 
-  it('keeps every saved message and reports the error when the LLM fails', async () => {
-    const llm = await startLlmServer(async () => ({ status: 500 }));
+  it('opens the store itself: a JsonFileMemory, no proxy around it', async () => {
+    const memory = await JsonFileMemory.open(join(dir, 'legacy-class.json'), {
+      summarization: { llm: httpLlm('http://127.0.0.1:9/v1'), threshold: 4, size: 2 },
+    });
+    expect(memory).toBeInstanceOf(JsonFileMemory);
+    expect(types.isProxy(memory)).toBe(false);
+  });
+
+  it('keeps a session another process cleared and refilled while the LLM was answering', async () => {
+    const path = join(dir, 'legacy-refilled.json');
+    const errors: unknown[] = [];
+    const llm = await startLlmServer(async () => {
+      // The refill reuses the cursors the summary was planned on (they restart after a clear).
+      const other = await JsonFileMemory.open(path);
+      await other.clear();
+      await other.save([userMessage('n0'), userMessage('n1'), userMessage('n2')]);
+      return { status: 200, reply: 'stale' };
+    });
+    servers.push(llm.server);
+    const memory = await JsonFileMemory.open(path, {
+      summarization: {
+        llm: httpLlm(llm.url),
+        threshold: 4,
+        size: 2,
+        onError: (e) => errors.push(e),
+      },
+    });
+    await memory.save([userMessage('u0'), assistantMessage('a1'), userMessage('u2')]);
+    await memory.save([assistantMessage('a3')]);
+    expect(llm.requests).toBe(1);
+    expect(await memory.retrieve()).toEqual([
+      userMessage('n0'),
+      userMessage('n1'),
+      userMessage('n2'),
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps every saved message and reports the error when the LLM fails; the next save tries again', async () => {
+    let fail = true;
+    const llm = await startLlmServer(async () =>
+      fail ? { status: 500 } : { status: 200, reply: 'second try' },
+    );
     servers.push(llm.server);
     const errors: unknown[] = [];
     const path = join(dir, 'legacy-fail.json');
@@ -283,5 +331,12 @@ describe('JsonFileMemory: deprecated summarization', () => {
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toMatch(/500/);
     expect(await memory.retrieve()).toEqual([userMessage('u0'), assistantMessage('a1')]);
+    fail = false;
+    await memory.save([userMessage('u2')]);
+    expect(await memory.retrieve()).toEqual([
+      systemMessage(SUMMARY_PREFIX + 'second try'),
+      assistantMessage('a1'),
+      userMessage('u2'),
+    ]);
   });
 });

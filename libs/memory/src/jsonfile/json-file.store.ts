@@ -4,8 +4,17 @@ import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import type { ErasedSession } from '../core/resource-erase';
 import { deepFreeze } from '../core/deep-freeze';
-import { IdempotencyKeyReusedError, SessionTooLargeError } from '../core/errors';
-import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import {
+  IdempotencyKeyReusedError,
+  SessionTooLargeError,
+  SnapshotsUnsupportedError,
+} from '../core/errors';
+import {
+  legacySummaryPolicy,
+  type LegacySummaryPolicy,
+  type SummarizationOptions,
+  type SummaryTarget,
+} from '../core/legacy-summarization';
 import type {
   CallOptions,
   Cursor,
@@ -29,18 +38,18 @@ import {
 } from '../core/idempotency';
 import { batchSavedAt } from '../core/saved-at';
 import { timedEntry } from '../core/saved-times';
-import { replaceDocumentRange, setDocumentMeta } from '../core/session-document';
+import { setDocumentMeta } from '../core/session-document';
 import {
   assertSnapshotSwap,
   assertStorableSummary,
   contextMessages,
   storedSnapshot,
 } from '../core/snapshot';
+import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { withFileLock } from './file-lock';
 import { asFileStoreErrors, fileStoreError } from './write-all';
 import { noteSessionWritten } from './session-index';
 import { keyRecords } from './head-records';
-import type { WholeSession } from './log-generation';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile, sessionIdOfPath } from './session-file';
 import type { KeyRecord } from './session-head';
@@ -52,6 +61,12 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions {
   pruneCompacted?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
+  /**
+   * The policy `jsonFileBackend` prepared once from its `summarization` option (it wins over
+   * `summarization`).
+   * @internal
+   */
+  summaryPolicy?: LegacySummaryPolicy;
   /** The session name used in error messages. Default: the file name without `.json`. */
   sessionId?: string;
   /** Clock for `updatedAt` (stamped as the session file's modification time) and snapshot times. */
@@ -97,6 +112,7 @@ export class JsonFileMemory implements SessionStore {
   private readonly files: SessionFiles;
   private readonly pruneCompacted: boolean;
   private readonly now: () => Date;
+  private readonly summaryPolicy: LegacySummaryPolicy | undefined;
 
   private constructor(path: string, opts: JsonFileMemoryOptions) {
     this.path = resolve(path);
@@ -104,6 +120,7 @@ export class JsonFileMemory implements SessionStore {
     this.files = opts.sessionFiles ?? new SessionFiles(opts);
     this.pruneCompacted = opts.pruneCompacted ?? false;
     this.now = opts.now ?? (() => new Date());
+    this.summaryPolicy = opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization);
   }
 
   /**
@@ -115,7 +132,7 @@ export class JsonFileMemory implements SessionStore {
   static async open(path: string, opts: JsonFileMemoryOptions = {}): Promise<JsonFileMemory> {
     if (typeof path !== 'string' || path === '')
       throw new TypeError('JsonFileMemory needs a file path');
-    return withLegacySummarization(new JsonFileMemory(path, opts), opts.summarization);
+    return new JsonFileMemory(path, opts);
   }
 
   /**
@@ -133,19 +150,16 @@ export class JsonFileMemory implements SessionStore {
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     throwIfAborted(opts);
     const state = await this.load();
-    return contextMessages(state.snapshot, afterSnapshot(state));
+    const tail = afterSnapshot(state);
+    return this.summaryPolicy
+      ? this.summaryPolicy.context(state.snapshot, tail)
+      : contextMessages(state.snapshot, tail);
   }
 
   async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
     throwIfAborted(opts);
     const state = await this.load();
-    const messages = afterSnapshot(state);
-    const first = state.saved - messages.length + 1;
-    const skip = state.messages.length - messages.length;
-    return {
-      snapshot: state.snapshot,
-      tail: messages.map((message, i) => timedEntry(first + i, message, state.times[skip + i])),
-    };
+    return { snapshot: state.snapshot, tail: tailEntries(state) };
   }
 
   async entries(query: EntriesQuery = {}, opts?: CallOptions): Promise<Entry[]> {
@@ -187,30 +201,47 @@ export class JsonFileMemory implements SessionStore {
         (group) => this.flushSaves(group),
       ),
     );
+    await this.summaryPolicy?.afterSave(outcome, this.summaryTarget(), opts);
     return outcome;
   }
 
+  /** @throws SnapshotsUnsupportedError when the store has the deprecated `summarization` option. */
   async saveSnapshot(
     snapshot: Snapshot,
     upTo: Cursor,
     prev: StoredSnapshot | null,
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
+    if (this.summaryPolicy) throw new SnapshotsUnsupportedError(this.sessionId);
+    const write = { snapshot, upTo, prev, prune: this.pruneCompacted };
+    return (await this.writeSnapshot(write, opts))!;
+  }
+
+  /**
+   * The one snapshot write, under the file lock: `saveSnapshot`'s and the summary policy's.
+   * Without pruning, a session in log form replaces only its head; otherwise it is rewritten as
+   * a new generation (without the covered messages when pruning).
+   * @returns null when `write.covers` no longer matched (nothing written).
+   */
+  private async writeSnapshot(
+    write: SnapshotWrite,
+    opts?: CallOptions,
+  ): Promise<StoredSnapshot | null> {
+    const { snapshot, upTo, prev, prune } = write;
     assertStorableSummary(snapshot.summary);
     const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
     return this.write('snapshot save', opts, async (state) => {
+      if (write.covers && !stillCovers(tailEntries(state), write.covers, upTo)) return null;
       const last = state.saved >= state.from ? state.saved : null;
       assertSnapshotSwap(this.sessionId, state.snapshot, prev, upTo, last);
       const now = this.now();
       const stored = deepFreeze(storedSnapshot({ ...snapshot, pinned }, upTo, now));
-      if (state.form === 'log' && !this.pruneCompacted) {
+      if (state.form === 'log' && !prune) {
         await this.files.writeHead(this.sessionId, this.path, state, { snapshot: stored }, now);
       } else {
         const whole = await this.files.whole(this.sessionId, this.path, state);
-        const drop = this.pruneCompacted
-          ? Math.max(0, upTo - (whole.saved - whole.messages.length))
-          : 0;
+        const drop = prune ? Math.max(0, upTo - (whole.saved - whole.messages.length)) : 0;
         await this.files.writeGeneration(
           this.sessionId,
           this.path,
@@ -226,6 +257,14 @@ export class JsonFileMemory implements SessionStore {
       }
       return stored;
     });
+  }
+
+  /** What the summary policy reads and writes through. */
+  private summaryTarget(): SummaryTarget {
+    return {
+      loadSnapshot: (opts) => this.loadSnapshot(opts),
+      writeSnapshot: (write, opts) => this.writeSnapshot(write, opts),
+    };
   }
 
   /** See `CoveredLogPruning`: rewrites the log without the covered messages, under the file lock. */
@@ -501,25 +540,6 @@ export class JsonFileMemory implements SessionStore {
       else item.resolve({ first: result[0], last: result[1], replayed: true });
     }
   }
-
-  /**
-   * For the deprecated `summarization` option (`LegacyRewritable`): rewrites the session
-   * as a new generation without `from`…`to`, the summary in their place.
-   * @internal
-   */
-  async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
-    await this.write('summarization rewrite', undefined, async (now) => {
-      const whole = await this.files.whole(this.sessionId, this.path, now);
-      const replaced = replaceDocumentRange(whole, from, to, summary);
-      if (!replaced) return;
-      const next: WholeSession = {
-        ...whole,
-        messages: replaced.messages,
-        savedAt: replaced.savedAt,
-      };
-      await this.files.writeGeneration(this.sessionId, this.path, now, next, this.now());
-    });
-  }
 }
 
 /** A save waiting for its session's next write turn. */
@@ -544,6 +564,14 @@ function isPlain(state: SessionState): boolean {
     state.keys.size === 0 &&
     state.from === 1
   );
+}
+
+/** The stored entries after the snapshot, as `loadSnapshot` returns them. */
+function tailEntries(state: SessionState): Entry[] {
+  const messages = afterSnapshot(state);
+  const first = state.saved - messages.length + 1;
+  const skip = state.messages.length - messages.length;
+  return messages.map((message, i) => timedEntry(first + i, message, state.times[skip + i]));
 }
 
 /** The loaded messages after the snapshot. */

@@ -8,7 +8,7 @@ import {
 import { RESOURCE_META_KEY, type MemoryBackend } from '../core/backend.interface';
 import { eraseListedSessions } from '../core/resource-erase';
 import { assertResource } from '../core/session-list';
-import type { SummarizationOptions } from '../core/legacy-summarization';
+import { legacySummaryPolicy, type SummarizationOptions } from '../core/legacy-summarization';
 import type { StoreObserver } from '../core/store-observer.interface';
 import { assertSessionId } from '../core/session-id';
 import { withTimeout } from '../core/timeout';
@@ -107,6 +107,8 @@ export interface NatsBackend extends MemoryBackend {
  */
 export async function natsBackend(options: NatsBackendOptions): Promise<NatsBackend> {
   checkNatsBackendOptions(options);
+  // Prepared (and checked) once, before connecting, for every session opened.
+  const summaryPolicy = legacySummaryPolicy(options.summarization);
   const timeoutMs = options.timeoutMs ?? DEFAULT_NATS_TIMEOUT_MS;
   const owned = !options.connection;
   const nc =
@@ -150,7 +152,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
   const open = (sessionId: string) =>
     NatsMemory.open(kv, sessionId, {
       pruneCompacted: options.pruneCompacted,
-      summarization: options.summarization,
+      summaryPolicy,
       maxValueSize,
       writeBudgetMs: options.writeBudgetMs,
       now: options.now,

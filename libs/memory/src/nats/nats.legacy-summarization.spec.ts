@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import {
   OpenAiCompatibleClient,
   SUMMARY_PREFIX,
@@ -7,7 +8,7 @@ import {
   type LlmClient,
   type Message,
 } from '@agent-memory/memory';
-import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
+import { NatsMemory, natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { conversation, texts } from '@agent-memory/conformance';
@@ -104,7 +105,27 @@ describe('NatsMemory with the deprecated summarization option', () => {
     expect(llm.requests).toHaveLength(1);
     expect(llm.requests[0]!.messages.at(-1)!.content).toBe('user: u0\nassistant: a1');
     expect(await memory.retrieve()).toEqual([summary(1), ...conversation(2, 2)]);
-    expect(await backend.inspect(id)).toMatchObject({ messages: 4, stored: 3 });
+    // The summary is the session's snapshot; the messages it covers are no longer stored.
+    expect(await backend.inspect(id)).toMatchObject({ messages: 4, stored: 2, hasSnapshot: true });
+    expect((await memory.loadSnapshot()).snapshot).toMatchObject({ summary: 'summary 1', upTo: 2 });
+  });
+
+  it('opens the store itself: a NatsMemory, no proxy around it', async () => {
+    const memory = await (await backendWithSummarization()).open(newId());
+    expect(memory).toBeInstanceOf(NatsMemory);
+    expect(types.isProxy(memory)).toBe(false);
+  });
+
+  it('summarises the previous summary again with the next oldest messages', async () => {
+    const backend = await backendWithSummarization();
+    const memory = await backend.open(newId());
+    await memory.save(conversation(4));
+    await memory.save(conversation(2, 4));
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1]!.messages.at(-1)!.content).toBe(
+      `system: ${SUMMARY_PREFIX}summary 1\nuser: u2`,
+    );
+    expect(await memory.retrieve()).toEqual([summary(2), ...conversation(3, 3)]);
   });
 
   it('keeps a message another writer saved while the LLM was answering', async () => {
@@ -138,6 +159,24 @@ describe('NatsMemory with the deprecated summarization option', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps a session cleared and refilled while the LLM was answering', async () => {
+    const errors: unknown[] = [];
+    const backend = await backendWithSummarization(errors);
+    const id = newId();
+    const memory = await backend.open(id);
+    const other = await (await plainReplica(backend)).open(id);
+    await memory.save(conversation(3));
+    // The refill reuses the cursors the summary was planned on (they restart after a clear).
+    llm.beforeAnswer = async () => {
+      await other.clear();
+      await other.save([userMessage('n0'), userMessage('n1'), userMessage('n2')]);
+    };
+    await memory.save(conversation(1, 3));
+    expect(texts(await memory.retrieve())).toEqual(['n0', 'n1', 'n2']);
+    expect((await memory.loadSnapshot()).snapshot).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
   it('reports a failed LLM call to onError and keeps every saved message', async () => {
     const errors: unknown[] = [];
     const backend = await backendWithSummarization(errors);
@@ -147,6 +186,10 @@ describe('NatsMemory with the deprecated summarization option', () => {
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toMatch(/HTTP 503/);
     expect(await memory.retrieve()).toEqual(conversation(4));
+    // The next save tries again.
+    llm.failWith = 0;
+    await memory.save(conversation(1, 4));
+    expect(await memory.retrieve()).toEqual([summary(2), ...conversation(3, 2)]);
   });
 
   it('refuses snapshots', async () => {

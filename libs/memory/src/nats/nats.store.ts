@@ -2,7 +2,11 @@ import type { KV } from 'nats';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { DocumentStore, type DocumentChange, type UpdateOptions } from '../core/document-store';
-import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import {
+  legacySummaryPolicy,
+  type LegacySummaryPolicy,
+  type SummarizationOptions,
+} from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
@@ -27,6 +31,12 @@ export interface NatsMemoryOptions {
   pruneCompacted?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
+  /**
+   * The policy `natsBackend` prepared once from its `summarization` option (it wins over
+   * `summarization`).
+   * @internal
+   */
+  summaryPolicy?: LegacySummaryPolicy;
   /**
    * The server's `max_payload` in bytes. Default: what the KV handle's connection reports
    * (`nc.info.max_payload`), else 1 MiB.
@@ -100,6 +110,7 @@ export class NatsMemory extends DocumentStore {
     super(sessionId, {
       pruneCompacted: opts.pruneCompacted ?? true,
       now: opts.now ?? (() => new Date()),
+      summaryPolicy: opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization),
     });
     const writeBudgetMs = opts.writeBudgetMs ?? DEFAULT_WRITE_BUDGET_MS;
     if (!(writeBudgetMs >= 0)) {
@@ -122,7 +133,7 @@ export class NatsMemory extends DocumentStore {
    */
   static async open(kv: KV, sessionId: string, opts: NatsMemoryOptions = {}): Promise<NatsMemory> {
     assertSessionId(sessionId);
-    return withLegacySummarization(new NatsMemory(kv, sessionId, opts), opts.summarization);
+    return new NatsMemory(kv, sessionId, opts);
   }
 
   /**

@@ -10,7 +10,7 @@ import {
   type ListSessionsQuery,
 } from '../core/backend.interface';
 import { nothingErased } from '../core/resource-erase';
-import { LegacySummarization } from '../core/legacy-summarization';
+import { legacySummaryPolicy } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { assertResource, decodeListToken, encodeListToken, listLimit } from '../core/session-list';
 import { preparedQuery } from './postgres-prepared';
@@ -98,8 +98,8 @@ interface SessionRow {
 export async function postgresBackend(options: PostgresBackendOptions): Promise<PostgresBackend> {
   checkPostgresBackendOptions(options);
   const tables = memoryTableNames(options.table);
-  // Checked once here, so that a bad option fails at start-up rather than on the first open.
-  if (options.summarization) new LegacySummarization(options.summarization);
+  // Prepared (and checked) once here, so that a bad option fails at start-up, not on an open.
+  const summaryPolicy = legacySummaryPolicy(options.summarization);
   const owned = options.url !== undefined;
   const dataSource = owned
     ? new DataSource({
@@ -129,7 +129,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
     pruneCompacted: options.pruneCompacted,
     preparedStatements: options.preparedStatements,
     earlyLockRelease: options.earlyLockRelease,
-    summarization: options.summarization,
+    summaryPolicy,
   };
   const sql = statements(tables);
   const prepared = options.preparedStatements ?? true;

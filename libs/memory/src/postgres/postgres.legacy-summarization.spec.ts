@@ -1,11 +1,18 @@
+import { types } from 'node:util';
 import {
   SUMMARY_PREFIX,
   SnapshotsUnsupportedError,
   systemMessage,
+  textContent,
   userMessage,
+  type Message,
 } from '@agent-memory/memory';
 import { OpenAiCompatibleClient } from '@agent-memory/memory/compaction';
-import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
+import {
+  PostgresMemory,
+  postgresBackend,
+  type PostgresBackend,
+} from '@agent-memory/memory/postgres';
 import { conversation, texts } from '@agent-memory/conformance';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
@@ -47,6 +54,15 @@ async function backendWithSummarization(errors: unknown[] = []): Promise<Postgre
   return backend;
 }
 
+/** The messages in the table's rows for `id`, as any reader of the table (Phero too) sees them. */
+async function rawRows(backend: PostgresBackend, id: string): Promise<string[]> {
+  const rows = await schemas.query<{ message: Message }>(
+    `SELECT message FROM ${backend.tables.messages} WHERE session_id = $1 ORDER BY seq`,
+    [id],
+  );
+  return rows.map((row) => textContent(row.message));
+}
+
 /** Another writer of the same table, without the option. */
 async function plainReplica(of: PostgresBackend): Promise<PostgresBackend> {
   const backend = await postgresBackend({ url: schemas.url, table: of.tables.table });
@@ -74,13 +90,18 @@ describe('PostgresMemory with the deprecated summarization option', () => {
       systemMessage(`${SUMMARY_PREFIX}they said hello`),
       ...conversation(2, 2),
     ]);
-    // The summary takes the seq of the last message it replaced.
-    expect((await memory.loadSnapshot()).tail.map((e) => e.cursor)).toEqual([
-      before[1]!.cursor,
-      before[2]!.cursor,
-      before[2]!.cursor + 1,
-    ]);
-    expect(await backend.inspect(id)).toMatchObject({ messages: 4, stored: 3 });
+    // The summary is a snapshot up to the last summarised message; the rows it covers are gone.
+    const { snapshot, tail } = await memory.loadSnapshot();
+    expect(snapshot).toMatchObject({ summary: 'they said hello', upTo: before[1]!.cursor });
+    expect(tail.map((e) => e.cursor)).toEqual([before[2]!.cursor, before[2]!.cursor + 1]);
+    expect(await rawRows(backend, id)).toEqual(['u2', 'a3']);
+    expect(await backend.inspect(id)).toMatchObject({ messages: 4, stored: 2, hasSnapshot: true });
+  });
+
+  it('opens the store itself: a PostgresMemory, no proxy around it', async () => {
+    const memory = await (await backendWithSummarization()).open(newId());
+    expect(memory).toBeInstanceOf(PostgresMemory);
+    expect(types.isProxy(memory)).toBe(false);
   });
 
   it('keeps rows another writer saved while the LLM was answering', async () => {
@@ -104,7 +125,7 @@ describe('PostgresMemory with the deprecated summarization option', () => {
       'a3',
       'meanwhile',
     ]);
-    expect(await backend.inspect('shared')).toMatchObject({ messages: 5, stored: 4 });
+    expect(await backend.inspect('shared')).toMatchObject({ messages: 5, stored: 3 });
   });
 
   it('skips the swap when the planned messages are no longer the oldest kept ones', async () => {
@@ -120,6 +141,26 @@ describe('PostgresMemory with the deprecated summarization option', () => {
     held.release();
     await saving;
     expect(texts(await memory.retrieve())).toEqual(['fresh']);
+  });
+
+  it('keeps a session cleared and refilled while the LLM was answering', async () => {
+    const errors: unknown[] = [];
+    const backend = await backendWithSummarization(errors);
+    const id = newId();
+    const memory = await backend.open(id);
+    const other = await (await plainReplica(backend)).open(id);
+    await memory.save(conversation(3));
+    const held = llm.holdNext('stale');
+    const requestsBefore = llm.requests.length;
+    const saving = memory.save(conversation(1, 3));
+    await llm.waitForRequests(requestsBefore + 1);
+    await other.clear();
+    await other.save([userMessage('n0'), userMessage('n1'), userMessage('n2')]);
+    held.release();
+    await saving;
+    expect(texts(await memory.retrieve())).toEqual(['n0', 'n1', 'n2']);
+    expect((await memory.loadSnapshot()).snapshot).toBeNull();
+    expect(errors).toEqual([]);
   });
 
   it('keeps the saved messages and reports the error when the LLM fails', async () => {

@@ -1,6 +1,12 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { throwIfAborted } from '../core/abort';
-import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import { SnapshotsUnsupportedError } from '../core/errors';
+import {
+  legacySummaryPolicy,
+  type LegacySummaryPolicy,
+  type SummarizationOptions,
+  type SummaryTarget,
+} from '../core/legacy-summarization';
 import type {
   CallOptions,
   Cursor,
@@ -35,6 +41,7 @@ import {
   contextMessages,
   storedSnapshot,
 } from '../core/snapshot';
+import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf } from './save-groups';
 import { LockFreeGuess } from './lock-free-guess';
@@ -45,7 +52,7 @@ import { decodeContextRows, messageEntry, type ContextRow, type MessageRow } fro
 import { NOW_MS } from './sql-now';
 
 /**
- * Marks the transaction's deletes as the store's own (pruning, the legacy rewrite), so the delete
+ * Marks the transaction's deletes as the store's own (pruning), so the delete
  * trigger does not take a session left with no rows for a `Clear` by another writer.
  */
 const OWN_DELETE = "SELECT set_config('agent_memory.own_delete', 'on', true)";
@@ -80,6 +87,12 @@ export interface PostgresMemoryOptions {
   earlyLockRelease?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
+  /**
+   * The policy `postgresBackend` prepared once from its `summarization` option (it wins over
+   * `summarization`).
+   * @internal
+   */
+  summaryPolicy?: LegacySummaryPolicy;
 }
 
 /**
@@ -109,6 +122,7 @@ export class PostgresMemory implements SessionStore {
   private readonly sql: ReturnType<typeof statements>;
   /** Whether a save should first try the session's lock without waiting (see `insert`). */
   private readonly lockFreeGuess = new LockFreeGuess();
+  private readonly summaryPolicy: LegacySummaryPolicy | undefined;
 
   private constructor(
     readonly dataSource: DataSource,
@@ -117,6 +131,7 @@ export class PostgresMemory implements SessionStore {
     private readonly opts: PostgresMemoryOptions,
   ) {
     this.sql = statementsFor(tables);
+    this.summaryPolicy = opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization);
   }
 
   /**
@@ -131,10 +146,7 @@ export class PostgresMemory implements SessionStore {
   ): Promise<PostgresMemory> {
     assertSessionId(sessionId);
     const tables = memoryTableNames(opts.table);
-    const memory = withLegacySummarization(
-      new PostgresMemory(dataSource, sessionId, tables, opts),
-      opts.summarization,
-    );
+    const memory = new PostgresMemory(dataSource, sessionId, tables, opts);
     if (opts.ensureSchema ?? true) {
       await pgRequest('run the migrations', sessionId, () =>
         ensureMemorySchema(dataSource, opts.table),
@@ -175,10 +187,10 @@ export class PostgresMemory implements SessionStore {
 
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     const { snapshot, tail } = await this.loadSnapshot(opts);
-    return contextMessages(
-      snapshot,
-      tail.map((entry) => entry.message),
-    );
+    const messages = tail.map((entry) => entry.message);
+    return this.summaryPolicy
+      ? this.summaryPolicy.context(snapshot, messages)
+      : contextMessages(snapshot, messages);
   }
 
   /**
@@ -251,8 +263,8 @@ export class PostgresMemory implements SessionStore {
           return saved;
         }),
       );
-      if (result.replayed) return result;
     }
+    await this.summaryPolicy?.afterSave(result, this.summaryTarget(), opts);
     return result;
   }
 
@@ -283,26 +295,42 @@ export class PostgresMemory implements SessionStore {
     return rows.map((row) => messageEntry(this.sessionId, row));
   }
 
+  /** @throws SnapshotsUnsupportedError when the store has the deprecated `summarization` option. */
   async saveSnapshot(
     snapshot: Snapshot,
     upTo: Cursor,
     prev: StoredSnapshot | null,
     opts?: CallOptions,
   ): Promise<StoredSnapshot> {
-    assertStorableSummary(snapshot.summary);
-    const pinned = validateMessages(snapshot.pinned ?? [], 'snapshot.pinned');
-    throwIfAborted(opts);
-    return pgRequest('save a snapshot', this.sessionId, () =>
-      this.swapSnapshot(snapshot, pinned, upTo, prev),
-    );
+    if (this.summaryPolicy) throw new SnapshotsUnsupportedError(this.sessionId);
+    const write = { snapshot, upTo, prev, prune: this.opts.pruneCompacted ?? false };
+    return (await this.writeSnapshot(write, opts))!;
   }
 
-  private swapSnapshot(
-    snapshot: Snapshot,
-    pinned: Message[],
-    upTo: Cursor,
-    prev: StoredSnapshot | null,
-  ): Promise<StoredSnapshot> {
+  /**
+   * The one snapshot write: `saveSnapshot`'s and the summary policy's.
+   * @returns null when `write.covers` no longer matched (nothing written).
+   */
+  private async writeSnapshot(
+    write: SnapshotWrite,
+    opts?: CallOptions,
+  ): Promise<StoredSnapshot | null> {
+    assertStorableSummary(write.snapshot.summary);
+    const pinned = validateMessages(write.snapshot.pinned ?? [], 'snapshot.pinned');
+    throwIfAborted(opts);
+    return pgRequest('save a snapshot', this.sessionId, () => this.swapSnapshot(write, pinned));
+  }
+
+  /** What the summary policy reads and writes through. */
+  private summaryTarget(): SummaryTarget {
+    return {
+      loadSnapshot: (opts) => this.loadSnapshot(opts),
+      writeSnapshot: (write, opts) => this.writeSnapshot(write, opts),
+    };
+  }
+
+  private swapSnapshot(write: SnapshotWrite, pinned: Message[]): Promise<StoredSnapshot | null> {
+    const { snapshot, upTo, prev, prune, covers } = write;
     return this.dataSource.transaction(async (tx) => {
       await tx.query(this.sql.lockSession, [this.sessionId]);
       // Read in a statement of its own, after the lock: its snapshot then sees the last writer's commit.
@@ -317,8 +345,16 @@ export class PostgresMemory implements SessionStore {
         upTo,
         state.last_seq === null ? null : Number(state.last_seq),
       );
+      if (covers) {
+        const rows = (await tx.query(this.sql.entriesPage, [
+          this.sessionId,
+          latest ?? 0,
+          covers.length + 1,
+        ])) as { seq: string; message: unknown; created_at: Date | null }[];
+        const tail = rows.map((row) => messageEntry(this.sessionId, row));
+        if (!stillCovers(tail, covers, upTo)) return null;
+      }
       const stored = storedSnapshot({ ...snapshot, pinned }, upTo, new Date());
-      const prune = this.opts.pruneCompacted ?? false;
       // The delete trigger then takes the pruned rows from `stored` but keeps the snapshot.
       if (prune) await tx.query(OWN_DELETE);
       const value = JSON.stringify(
@@ -369,33 +405,6 @@ export class PostgresMemory implements SessionStore {
       meta: Record<string, string>;
     }[];
     return { ...(rows[0]?.meta ?? {}) };
-  }
-
-  /**
-   * For the deprecated `summarization` option (`LegacyRewritable`), in one transaction.
-   * @internal
-   */
-  async replaceOldest(from: Cursor, to: Cursor, summary: Message): Promise<void> {
-    await this.dataSource.transaction((tx) => this.replaceRange(tx, from, to, summary));
-  }
-
-  /** Swaps rows `from`…`to` for `summary` (at seq `to`) if `from` is still the oldest kept row. */
-  private async replaceRange(
-    tx: EntityManager,
-    from: number,
-    to: number,
-    summary: Message,
-  ): Promise<void> {
-    await tx.query(this.sql.lockSession, [this.sessionId]);
-    await tx.query(OWN_DELETE);
-    const [{ first }] = (await tx.query(this.sql.firstSeq, [this.sessionId])) as [
-      { first: string | null },
-    ];
-    if (first === null || Number(first) !== from) return;
-    await tx.query(this.sql.deleteRange, [this.sessionId, from, to]);
-    await tx.query(this.sql.insertAt, [this.sessionId, to, JSON.stringify(summary)]);
-    // The insert trigger counted the summary as saved; it replaces messages, it adds none.
-    await tx.query(this.sql.uncountSummary, [this.sessionId]);
   }
 }
 
@@ -518,9 +527,5 @@ function statements(names: MemoryTableNames) {
         RETURNING 1
       )
       SELECT count(*) AS dropped FROM pruned`,
-    firstSeq: `SELECT min(seq) AS first FROM ${messages} WHERE session_id = $1`,
-    deleteRange: `DELETE FROM ${messages} WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
-    insertAt: `INSERT INTO ${messages} (session_id, seq, message) VALUES ($1, $2, $3::jsonb)`,
-    uncountSummary: `UPDATE ${sessions} SET saved = saved - 1 WHERE session_id = $1`,
   };
 }

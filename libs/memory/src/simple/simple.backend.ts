@@ -3,6 +3,7 @@ import { eraseListedSessions } from '../core/resource-erase';
 import { assertOptionsObject, assertWholeNumberOption } from '../core/factory-options';
 import { assertSessionId } from '../core/session-id';
 import { assertResource, paginateSessions } from '../core/session-list';
+import { legacySummaryPolicy } from '../core/legacy-summarization';
 import { SimpleMemory, type SimpleMemoryOptions } from './simple.store';
 
 /** Options of `simpleBackend`. */
@@ -23,6 +24,7 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
     throw new TypeError('simpleBackend needs "capacity": how many messages each session keeps');
   }
   assertWholeNumberOption('simpleBackend', 'capacity', options.capacity, 1);
+  const summaryPolicy = legacySummaryPolicy(options.summarization);
   const sessions = new Map<string, SimpleMemory>();
 
   const existing = (): SessionInfo[] =>
@@ -39,7 +41,7 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
         store = new SimpleMemory(options.capacity, {
           sessionId,
           pruneCompacted: options.pruneCompacted,
-          summarization: options.summarization,
+          summaryPolicy,
           now: options.now,
         });
         sessions.set(sessionId, store);

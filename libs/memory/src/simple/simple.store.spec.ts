@@ -2,12 +2,15 @@ import {
   assistantMessage,
   OpenAiCompatibleClient,
   SimpleMemory,
+  simpleBackend,
   SnapshotsUnsupportedError,
   SUMMARY_PREFIX,
+  systemMessage,
   textContent,
   toolResultMessage,
   userMessage,
 } from '@agent-memory/memory';
+import { types } from 'node:util';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { conversation, texts } from '@agent-memory/conformance';
 
@@ -87,7 +90,7 @@ describe('SimpleMemory: deprecated summarization', () => {
     expect(JSON.stringify(llm.requests[0]!.body.messages)).toContain('u0');
   });
 
-  it('keeps every message and reports the error when the LLM fails', async () => {
+  it('keeps every message and reports the error when the LLM fails; the next save tries again', async () => {
     const errors: unknown[] = [];
     const memory = new SimpleMemory(100, {
       summarization: {
@@ -102,5 +105,49 @@ describe('SimpleMemory: deprecated summarization', () => {
     expect(texts(await memory.retrieve())).toEqual(['u0', 'a1']);
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toMatch(/overloaded/);
+    llm.reply('second try');
+    await memory.save(conversation(1, 2));
+    expect(await memory.retrieve()).toEqual([
+      systemMessage(`${SUMMARY_PREFIX}second try`),
+      ...conversation(2, 1),
+    ]);
+  });
+
+  it('keeps what is saved while the LLM is answering; a summary planned on an older snapshot is dropped', async () => {
+    const errors: unknown[] = [];
+    const memory = new SimpleMemory(100, {
+      summarization: { llm: client(), threshold: 4, size: 2, onError: (e) => errors.push(e) },
+    });
+    await memory.save(conversation(3));
+    const held = llm.holdNext('late');
+    const requestsBefore = llm.requests.length;
+    const saving = memory.save(conversation(1, 3));
+    await llm.waitForRequests(requestsBefore + 1);
+    // This save plans on the same view, gets its answer first and stores its snapshot.
+    llm.reply('first');
+    await memory.save([userMessage('meanwhile')]);
+    held.release();
+    await saving;
+    expect(texts(await memory.retrieve())).toEqual([
+      `${SUMMARY_PREFIX}first`,
+      'u2',
+      'a3',
+      'meanwhile',
+    ]);
+    // The held answer covers messages that snapshot already took: nothing written, not an error.
+    expect(errors).toEqual([]);
+  });
+
+  it('is the store itself, from the constructor and from the backend: no proxy around it', async () => {
+    const summarization = { llm: client(), threshold: 4, size: 2 };
+    const direct = new SimpleMemory(10, { summarization });
+    const opened = await simpleBackend({ capacity: 10, summarization }).open('s1');
+    for (const memory of [direct, opened]) {
+      expect(memory).toBeInstanceOf(SimpleMemory);
+      expect(types.isProxy(memory)).toBe(false);
+    }
+    await expect(opened.saveSnapshot({ summary: 's' }, 1, null)).rejects.toThrow(
+      SnapshotsUnsupportedError,
+    );
   });
 });

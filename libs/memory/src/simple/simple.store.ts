@@ -3,7 +3,11 @@ import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import type { ErasedSession } from '../core/resource-erase';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
-import { withLegacySummarization, type SummarizationOptions } from '../core/legacy-summarization';
+import {
+  legacySummaryPolicy,
+  type LegacySummaryPolicy,
+  type SummarizationOptions,
+} from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import { EMPTY_DOCUMENT, type SessionDocument } from '../core/session-document';
 
@@ -13,6 +17,12 @@ export interface SimpleMemoryOptions {
   pruneCompacted?: boolean;
   /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
   summarization?: SummarizationOptions;
+  /**
+   * The policy `simpleBackend` prepared once from its `summarization` option (it wins over
+   * `summarization`).
+   * @internal
+   */
+  summaryPolicy?: LegacySummaryPolicy;
   /** The session id used in error messages. Default `"simple"`. */
   sessionId?: string;
   /** Clock for `updatedAt` and snapshot times; tests inject one. */
@@ -28,7 +38,7 @@ export class SimpleMemory extends DocumentStore {
   private doc: SessionDocument = EMPTY_DOCUMENT;
   private updatedAt: Date | null = null;
 
-  /** @throws RangeError when `capacity` is below 1. */
+  /** @throws RangeError when `capacity` is below 1, or the `summarization` options are out of range. */
   constructor(
     readonly capacity: number,
     opts: SimpleMemoryOptions = {},
@@ -39,9 +49,8 @@ export class SimpleMemory extends DocumentStore {
       capacity,
       pruneCompacted: opts.pruneCompacted ?? false,
       now: opts.now ?? (() => new Date()),
+      summaryPolicy: opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization),
     });
-    // The deprecated option: the instance handed out is this store behind the one wrapper.
-    if (opts.summarization) return withLegacySummarization(this, opts.summarization);
   }
 
   async clear(opts?: CallOptions): Promise<void> {
