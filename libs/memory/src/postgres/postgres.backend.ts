@@ -146,9 +146,9 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
       const search = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
       const rows = (await pgRequest('list sessions', null, () =>
         // The newest page without a search (what the dashboard opens on) has a statement of its
-        // own: a plain walk down the listing index, prepared once per connection.
+        // own: a plain walk down the listing index, prepared once per connection and page size.
         search === null && after === null && q.resource === undefined
-          ? preparedQuery(dataSource, sql.newest, [limit + 1], prepared)
+          ? preparedQuery(dataSource, sql.newest(limit + 1), [], prepared)
           : // Planned on each call: a generic plan of its optional filters could not pick the index.
             preparedQuery(
               dataSource,
@@ -241,7 +241,10 @@ function statements(names: MemoryTableNames) {
     FROM ${sessions} s LEFT JOIN ${snapshots} sn ON sn.session_id = s.session_id`;
   return {
     inspect: `SELECT ${columns} WHERE s.session_id = $1`,
-    newest: `SELECT ${columns} ORDER BY s.updated_at DESC, s.session_id LIMIT $1`,
+    // The row count is written into the text (a whole number from `listLimit`): with a `LIMIT $1`
+    // PostgreSQL never keeps a generic plan and plans the statement again at every call.
+    newest: (rows: number) =>
+      `SELECT ${columns} ORDER BY s.updated_at DESC, s.session_id LIMIT ${Math.trunc(rows)}`,
     // Newest first, ties by id: the page after (t, id) is updated_at < t, or = t with a greater id.
     list: `SELECT ${columns}
       WHERE ($1::text IS NULL OR s.session_id ILIKE $1 OR s.meta->>'title' ILIKE $1)

@@ -351,7 +351,13 @@ export class PostgresMemory implements SessionStore {
           latest ?? 0,
           covers.length + 1,
         ])) as { seq: string; message: unknown; created_at: Date | null }[];
-        const tail = rows.map((row) => messageEntry(this.sessionId, row));
+        // Read through TypeORM (in the transaction): its times are Dates.
+        const tail = rows.map((row) =>
+          messageEntry(this.sessionId, {
+            ...row,
+            created_at: row.created_at?.toISOString() ?? null,
+          }),
+        );
         if (!stillCovers(tail, covers, upTo)) return null;
       }
       const stored = storedSnapshot({ ...snapshot, pinned }, upTo, new Date());
@@ -454,10 +460,11 @@ function statements(names: MemoryTableNames) {
     // order, then committed as usual: durable before it answers, seqs in commit order. `locked`
     // false: nothing was written, another writer holds the lock (or the procedure is missing);
     // the caller then goes through the procedure, which waits for it (or fails as not migrated,
-    // so a save never succeeds only when uncontended). `own_insert` tells the insert trigger
-    // these rows are counted here.
+    // so a save never succeeds only when uncontended). The procedure is looked up by name alone:
+    // `to_regprocedure` parses each argument type with the SQL parser on every call. `own_insert`
+    // tells the insert trigger these rows are counted here.
     saveIfLockFree: `WITH lock AS MATERIALIZED (
-        SELECT to_regprocedure('${functions.save}(text,jsonb,boolean,bigint[])') IS NOT NULL
+        SELECT to_regproc('${functions.save}') IS NOT NULL
           AND ${tryLock} AS ok,
           set_config('agent_memory.own_insert', 'on', true) AS own
       ),
