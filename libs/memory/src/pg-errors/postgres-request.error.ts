@@ -2,17 +2,17 @@ import { BackendError, BackendUnavailableError, MemoryError } from '../core/erro
 import { rethrowTranslated } from '../core/rethrow-translated';
 
 /**
- * SQLSTATEs of "relation, schema or function does not exist": the migrations were never run (the
- * tables, their schema, or the save procedure of a later migration are missing).
+ * SQLSTATEs of "relation, schema, function or column does not exist": the migrations were never
+ * run (the tables, their schema, or the procedure or column of a later migration are missing).
  */
-const NOT_MIGRATED: ReadonlySet<string> = new Set(['42P01', '3F000', '42883']);
+const NOT_MIGRATED: ReadonlySet<string> = new Set(['42P01', '3F000', '42883', '42703']);
 
 /**
  * SQLSTATEs that mean "the server or the connection is not there to serve this", not "this
  * request is wrong": connection exceptions (class 08), shutdowns and start-up (57P01–57P03), too
  * many connections (53300), authentication or database missing (28000, 28P01, 3D000), timeouts
  * (query canceled by `statement_timeout` 57014, lock timeout 55P03, idle-in-transaction timeout
- * 25P03) and missing tables, schema or save procedure (42P01, 3F000, 42883).
+ * 25P03) and missing tables, schema, save procedure or column (42P01, 3F000, 42883, 42703).
  */
 const UNAVAILABLE_SQLSTATES: ReadonlySet<string> = new Set([
   '57P01',

@@ -1,5 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { MEMORY_TRIGGERS, memoryTableNames, type MemoryTableNames } from './memory-table-names';
+import {
+  MEMORY_TRIGGERS,
+  SNAPSHOTS_TRIGGER,
+  memoryTableNames,
+  type MemoryTableNames,
+} from './memory-table-names';
 import {
   MemoryMigrationDataSource,
   type PostgresConnectionOptions,
@@ -82,7 +87,8 @@ export async function memorySchemaStatus(
      FROM unnest($1::text[], $2::text[]) AS t(name, qualified)
      JOIN pg_attribute a ON a.attrelid = to_regclass(t.qualified) AND a.attnum > 0 AND NOT a.attisdropped
      UNION ALL
-     SELECT ':trigger', tgname FROM pg_trigger WHERE tgrelid = to_regclass($3) AND NOT tgisinternal
+     SELECT ':trigger', tgname FROM pg_trigger
+     WHERE tgrelid IN (to_regclass($3), to_regclass($5)) AND NOT tgisinternal
      UNION ALL
      SELECT ':procedure', 'save' WHERE to_regprocedure($4::text) IS NOT NULL`,
     [
@@ -90,6 +96,7 @@ export async function memorySchemaStatus(
       required.tables.map((t) => t.qualified),
       names.messages,
       required.procedure,
+      names.snapshots,
     ],
   )) as { relation: string; item: string }[];
   const found = new Set(rows.map((row) => `${row.relation}\u0000${row.item}`));
@@ -134,10 +141,18 @@ function requiredObjects(names: MemoryTableNames): {
       {
         name: `${names.base}_sessions`,
         qualified: names.sessions,
-        columns: ['session_id', 'saved', 'stored', 'updated_at', 'meta', 'idempotency_keys'],
+        columns: [
+          'session_id',
+          'saved',
+          'stored',
+          'updated_at',
+          'meta',
+          'idempotency_keys',
+          'snapshot_upto',
+        ],
       },
     ],
-    triggers: Object.values(MEMORY_TRIGGERS),
+    triggers: [...Object.values(MEMORY_TRIGGERS), SNAPSHOTS_TRIGGER],
     procedure: `${names.functions.save}(text,jsonb,boolean,bigint[])`,
   };
 }

@@ -33,6 +33,8 @@ export interface MemoryTableNames {
     readonly added: string;
     readonly removed: string;
     readonly emptied: string;
+    /** Copies a snapshot's `upto_seq` into its session's row (`snapshot_upto`). */
+    readonly snapshotMoved: string;
     readonly save: string;
   };
   /**
@@ -57,6 +59,9 @@ export const MEMORY_TRIGGERS = {
   removed: 'agent_memory_removed',
   emptied: 'agent_memory_emptied',
 } as const;
+
+/** The trigger on the snapshots table that keeps the sessions' `snapshot_upto` true. */
+export const SNAPSHOTS_TRIGGER = 'agent_memory_snapshot_upto';
 
 /**
  * Validates the `table` option (`name` or `schema.name`, each `^[A-Za-z_][A-Za-z0-9_]{0,62}$`,
@@ -120,6 +125,7 @@ function deriveMemoryTableNames(table: string): MemoryTableNames {
       added: qualified(`${base}_added`),
       removed: qualified(`${base}_removed`),
       emptied: qualified(`${base}_emptied`),
+      snapshotMoved: qualified(`${base}_snapshot_moved`),
       save: qualified(`${base}_save`),
     },
     lockKey: `agent-memory:${schema ?? ''}.${base}:`,

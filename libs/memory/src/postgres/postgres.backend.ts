@@ -237,8 +237,9 @@ function infoOfRow(row: SessionRow): SessionInfo {
 
 function statements(names: MemoryTableNames) {
   const { messages, snapshots, sessions } = names;
-  const columns = `s.session_id, s.saved, s.stored, s.updated_at, s.meta, sn.upto_seq
-    FROM ${sessions} s LEFT JOIN ${snapshots} sn ON sn.session_id = s.session_id`;
+  // `snapshot_upto` mirrors the snapshots table (a trigger keeps it): one table to read.
+  const columns = `s.session_id, s.saved, s.stored, s.updated_at, s.meta, s.snapshot_upto AS upto_seq
+    FROM ${sessions} s`;
   return {
     inspect: `SELECT ${columns} WHERE s.session_id = $1`,
     // The row count is written into the text (a whole number from `listLimit`): with a `LIMIT $1`

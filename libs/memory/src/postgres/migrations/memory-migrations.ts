@@ -4,6 +4,7 @@ import { AdoptMessagesTable1764770000000 } from './adopt-messages-table.migratio
 import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migration';
 import { CreateAuditLog1765100000000 } from './create-audit-log.migration';
 import { AddResourceIndex1765200000000 } from './add-resource-index.migration';
+import { MirrorSnapshotUpTo1765300000000 } from './mirror-snapshot-upto.migration';
 import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
@@ -58,6 +59,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends MirrorSnapshotUpTo1765300000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -70,6 +76,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   CreateSaveProcedure1764970000000.migrationName,
   CreateAuditLog1765100000000.migrationName,
   AddResourceIndex1765200000000.migrationName,
+  MirrorSnapshotUpTo1765300000000.migrationName,
 ];
 
 /**
