@@ -135,6 +135,7 @@ describe('documentation samples', () => {
     expect(new Set(samples.map((sample) => sample.document))).toEqual(
       new Set([
         'README.md',
+        'docs/agent-sdks.md',
         'docs/architecture.md',
         'docs/operations.md',
         'docs/recall.md',
