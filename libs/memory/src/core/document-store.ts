@@ -20,11 +20,11 @@ import type {
   SnapshotState,
   StoredSnapshot,
 } from './memory.interface';
-import type { LegacySummaryPolicy, SummaryTarget } from './legacy-summarization';
+import { storeContext, type LegacySummaryPolicy, type SummaryTarget } from './legacy-summarization';
 import type { Message } from './message';
 import { validateMessages } from './message.codec';
 import { batchSavedAt } from './saved-at';
-import { assertStorableSummary, contextMessages } from './snapshot';
+import { DRAW_CONTEXT, assertStorableSummary } from './snapshot';
 import { stillCovers, type SnapshotWrite } from './snapshot-write';
 import {
   dropOldest,
@@ -113,9 +113,15 @@ export abstract class DocumentStore implements SessionStore {
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     throwIfAborted(opts);
     const doc = await this.load(opts);
-    const tail = documentTail(doc).map((entry) => entry.message);
-    const policy = this.rules.summaryPolicy;
-    return policy ? policy.context(doc.snapshot, tail) : contextMessages(doc.snapshot, tail);
+    return this[DRAW_CONTEXT](
+      doc.snapshot,
+      documentTail(doc).map((entry) => entry.message),
+    );
+  }
+
+  /** What `retrieve` returns for a snapshot and the messages after it (see `DRAW_CONTEXT`). */
+  [DRAW_CONTEXT](snapshot: Snapshot | null, messages: readonly Message[]): Message[] {
+    return storeContext(this.rules.summaryPolicy, snapshot, messages);
   }
 
   /**

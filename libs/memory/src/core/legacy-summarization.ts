@@ -9,7 +9,7 @@ import type {
 } from './memory.interface';
 import type { LlmClient } from './llm-client.interface';
 import { systemMessage, textContent, type Message } from './message';
-import { SUMMARY_PREFIX } from './snapshot';
+import { SUMMARY_PREFIX, contextMessages } from './snapshot';
 import type { SnapshotWrite } from './snapshot-write';
 import { dropOrphanedToolResults } from './tool-pairing';
 
@@ -140,6 +140,15 @@ export class LegacySummaryPolicy {
     );
     return textContent(message);
   }
+}
+
+/** The context a store with or without the policy draws: `policy.context`, else `contextMessages`. */
+export function storeContext(
+  policy: LegacySummaryPolicy | undefined,
+  snapshot: Snapshot | null,
+  messages: readonly Message[],
+): Message[] {
+  return policy ? policy.context(snapshot, messages) : contextMessages(snapshot, messages);
 }
 
 /** The policy for a store's `summarization` option; none without the option. */

@@ -11,6 +11,7 @@ import {
 } from '../core/errors';
 import {
   legacySummaryPolicy,
+  storeContext,
   type LegacySummaryPolicy,
   type SummarizationOptions,
   type SummaryTarget,
@@ -42,7 +43,7 @@ import { setDocumentMeta } from '../core/session-document';
 import {
   assertSnapshotSwap,
   assertStorableSummary,
-  contextMessages,
+  DRAW_CONTEXT,
   storedSnapshot,
 } from '../core/snapshot';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
@@ -150,10 +151,12 @@ export class JsonFileMemory implements SessionStore {
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     throwIfAborted(opts);
     const state = await this.load();
-    const tail = afterSnapshot(state);
-    return this.summaryPolicy
-      ? this.summaryPolicy.context(state.snapshot, tail)
-      : contextMessages(state.snapshot, tail);
+    return this[DRAW_CONTEXT](state.snapshot, afterSnapshot(state));
+  }
+
+  /** What `retrieve` returns for a snapshot and the messages after it (see `DRAW_CONTEXT`). */
+  [DRAW_CONTEXT](snapshot: Snapshot | null, messages: readonly Message[]): Message[] {
+    return storeContext(this.summaryPolicy, snapshot, messages);
   }
 
   async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {

@@ -3,6 +3,7 @@ import { throwIfAborted } from '../core/abort';
 import { SnapshotsUnsupportedError } from '../core/errors';
 import {
   legacySummaryPolicy,
+  storeContext,
   type LegacySummaryPolicy,
   type SummarizationOptions,
   type SummaryTarget,
@@ -38,7 +39,7 @@ import { assertSessionId } from '../core/session-id';
 import {
   assertSnapshotSwap,
   assertStorableSummary,
-  contextMessages,
+  DRAW_CONTEXT,
   storedSnapshot,
 } from '../core/snapshot';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
@@ -187,10 +188,15 @@ export class PostgresMemory implements SessionStore {
 
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     const { snapshot, tail } = await this.loadSnapshot(opts);
-    const messages = tail.map((entry) => entry.message);
-    return this.summaryPolicy
-      ? this.summaryPolicy.context(snapshot, messages)
-      : contextMessages(snapshot, messages);
+    return this[DRAW_CONTEXT](
+      snapshot,
+      tail.map((entry) => entry.message),
+    );
+  }
+
+  /** What `retrieve` returns for a snapshot and the messages after it (see `DRAW_CONTEXT`). */
+  [DRAW_CONTEXT](snapshot: Snapshot | null, messages: readonly Message[]): Message[] {
+    return storeContext(this.summaryPolicy, snapshot, messages);
   }
 
   /**

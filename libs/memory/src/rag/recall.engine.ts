@@ -1,7 +1,7 @@
 import type { MemoryBackend } from '../core/backend.interface';
 import type { CallOptions, Cursor, Entry, SessionStore } from '../core/memory.interface';
 import { systemMessage, textContent, type Message, type Role } from '../core/message';
-import { contextMessages } from '../core/snapshot';
+import { drawContext } from '../core/snapshot';
 import type { ResolvedRecallOptions } from './recall-options.interface';
 import { withTimeout } from '../core/timeout';
 import { EmbeddingFailedError } from './rag.errors';
@@ -59,7 +59,8 @@ export class RecallEngine {
     opts?: CallOptions,
   ): Promise<Message[]> {
     const state = await session.loadSnapshot(opts);
-    const context = contextMessages(
+    const context = drawContext(
+      session,
       state.snapshot,
       state.tail.map((entry) => entry.message),
     );
