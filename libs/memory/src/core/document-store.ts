@@ -24,7 +24,8 @@ import { storeContext, type LegacySummaryPolicy, type SummaryTarget } from './le
 import type { Message } from './message';
 import { validateMessages } from './message.codec';
 import { batchSavedAt } from './saved-at';
-import { DRAW_CONTEXT, assertStorableSummary } from './snapshot';
+import { DRAW_CONTEXT } from './context-drawing';
+import { assertStorableSummary } from './snapshot';
 import { stillCovers, type SnapshotWrite } from './snapshot-write';
 import {
   dropOldest,

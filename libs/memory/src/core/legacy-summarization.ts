@@ -151,6 +151,23 @@ export function storeContext(
   return policy ? policy.context(snapshot, messages) : contextMessages(snapshot, messages);
 }
 
+/** The deprecated option as each store's options take it. */
+export interface SummarizationStoreOptions {
+  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
+  summarization?: SummarizationOptions;
+  /**
+   * The policy the store's backend prepared once from its own `summarization` option (it wins
+   * over `summarization`).
+   * @internal
+   */
+  summaryPolicy?: LegacySummaryPolicy;
+}
+
+/** The policy a store runs: the one its backend prepared, else one from its own option. */
+export function summaryPolicyOf(opts: SummarizationStoreOptions): LegacySummaryPolicy | undefined {
+  return opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization);
+}
+
 /** The policy for a store's `summarization` option; none without the option. */
 export function legacySummaryPolicy(
   options: SummarizationOptions | undefined,

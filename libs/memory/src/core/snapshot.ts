@@ -32,28 +32,6 @@ export function contextMessages(
 }
 
 /**
- * The key under which a store whose context is not {@link contextMessages} (one with the deprecated
- * `summarization` option, which shows its summary as a system message) lends how it draws it, to a
- * decorator that builds the context from the store's snapshot state itself (recall's `retrieve`).
- */
-export const DRAW_CONTEXT = Symbol('agent-memory.drawContext');
-
-/** A store that says how it draws its context: see {@link DRAW_CONTEXT}. */
-export interface DrawsContext {
-  [DRAW_CONTEXT](snapshot: Snapshot | null, messages: readonly Message[]): Message[];
-}
-
-/** The context `session` draws from a snapshot and the messages after it. */
-export function drawContext(
-  session: object,
-  snapshot: Snapshot | null,
-  messages: readonly Message[],
-): Message[] {
-  const draw = (session as Partial<DrawsContext>)[DRAW_CONTEXT];
-  return draw ? draw.call(session, snapshot, messages) : contextMessages(snapshot, messages);
-}
-
-/**
  * The compare-and-swap rules every store applies before it swaps in a snapshot.
  * @param latest the snapshot stored now.
  * @param lastCursor the cursor of the session's last message, or null when it has none.

@@ -10,10 +10,10 @@ import {
   SnapshotsUnsupportedError,
 } from '../core/errors';
 import {
-  legacySummaryPolicy,
   storeContext,
+  summaryPolicyOf,
   type LegacySummaryPolicy,
-  type SummarizationOptions,
+  type SummarizationStoreOptions,
   type SummaryTarget,
 } from '../core/legacy-summarization';
 import type {
@@ -40,12 +40,8 @@ import {
 import { batchSavedAt } from '../core/saved-at';
 import { timedEntry } from '../core/saved-times';
 import { setDocumentMeta } from '../core/session-document';
-import {
-  assertSnapshotSwap,
-  assertStorableSummary,
-  DRAW_CONTEXT,
-  storedSnapshot,
-} from '../core/snapshot';
+import { assertSnapshotSwap, assertStorableSummary, storedSnapshot } from '../core/snapshot';
+import { DRAW_CONTEXT } from '../core/context-drawing';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { withFileLock } from './file-lock';
 import { asFileStoreErrors, fileStoreError } from './write-all';
@@ -57,17 +53,9 @@ import type { KeyRecord } from './session-head';
 import type { SessionState } from './session-state';
 
 /** Options of `JsonFileMemory` (one session file). */
-export interface JsonFileMemoryOptions extends SessionFilesOptions {
+export interface JsonFileMemoryOptions extends SessionFilesOptions, SummarizationStoreOptions {
   /** Drop the messages a snapshot covers when it is saved (rewriting the log without them). Default false. */
   pruneCompacted?: boolean;
-  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
-  summarization?: SummarizationOptions;
-  /**
-   * The policy `jsonFileBackend` prepared once from its `summarization` option (it wins over
-   * `summarization`).
-   * @internal
-   */
-  summaryPolicy?: LegacySummaryPolicy;
   /** The session name used in error messages. Default: the file name without `.json`. */
   sessionId?: string;
   /** Clock for `updatedAt` (stamped as the session file's modification time) and snapshot times. */
@@ -121,7 +109,7 @@ export class JsonFileMemory implements SessionStore {
     this.files = opts.sessionFiles ?? new SessionFiles(opts);
     this.pruneCompacted = opts.pruneCompacted ?? false;
     this.now = opts.now ?? (() => new Date());
-    this.summaryPolicy = opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization);
+    this.summaryPolicy = summaryPolicyOf(opts);
   }
 
   /**

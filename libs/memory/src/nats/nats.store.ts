@@ -2,11 +2,7 @@ import type { KV } from 'nats';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import { DocumentStore, type DocumentChange, type UpdateOptions } from '../core/document-store';
-import {
-  legacySummaryPolicy,
-  type LegacySummaryPolicy,
-  type SummarizationOptions,
-} from '../core/legacy-summarization';
+import { summaryPolicyOf, type SummarizationStoreOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { assertSessionId } from '../core/session-id';
@@ -26,17 +22,9 @@ import { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
 export { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
 
 /** Options of `NatsMemory` (one session in a KV bucket). */
-export interface NatsMemoryOptions {
+export interface NatsMemoryOptions extends SummarizationStoreOptions {
   /** Drop the messages a snapshot covers when it is saved. Default **true**: a session must fit one NATS message. */
   pruneCompacted?: boolean;
-  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
-  summarization?: SummarizationOptions;
-  /**
-   * The policy `natsBackend` prepared once from its `summarization` option (it wins over
-   * `summarization`).
-   * @internal
-   */
-  summaryPolicy?: LegacySummaryPolicy;
   /**
    * The server's `max_payload` in bytes. Default: what the KV handle's connection reports
    * (`nc.info.max_payload`), else 1 MiB.
@@ -110,7 +98,7 @@ export class NatsMemory extends DocumentStore {
     super(sessionId, {
       pruneCompacted: opts.pruneCompacted ?? true,
       now: opts.now ?? (() => new Date()),
-      summaryPolicy: opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization),
+      summaryPolicy: summaryPolicyOf(opts),
     });
     const writeBudgetMs = opts.writeBudgetMs ?? DEFAULT_WRITE_BUDGET_MS;
     if (!(writeBudgetMs >= 0)) {

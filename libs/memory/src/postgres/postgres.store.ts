@@ -2,10 +2,10 @@ import type { DataSource } from 'typeorm';
 import { throwIfAborted } from '../core/abort';
 import { SnapshotsUnsupportedError } from '../core/errors';
 import {
-  legacySummaryPolicy,
   storeContext,
+  summaryPolicyOf,
   type LegacySummaryPolicy,
-  type SummarizationOptions,
+  type SummarizationStoreOptions,
   type SummaryTarget,
 } from '../core/legacy-summarization';
 import type {
@@ -36,12 +36,8 @@ import type { Message } from '../core/message';
 import { validateMessages } from '../core/message.codec';
 import { assertMetaEntry } from '../core/session-meta';
 import { assertSessionId } from '../core/session-id';
-import {
-  assertSnapshotSwap,
-  assertStorableSummary,
-  DRAW_CONTEXT,
-  storedSnapshot,
-} from '../core/snapshot';
+import { assertSnapshotSwap, assertStorableSummary, storedSnapshot } from '../core/snapshot';
+import { DRAW_CONTEXT } from '../core/context-drawing';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf } from './save-groups';
@@ -59,7 +55,7 @@ import { NOW_MS } from './sql-now';
 const OWN_DELETE = "SELECT set_config('agent_memory.own_delete', 'on', true)";
 
 /** Options of `PostgresMemory.open` (one session on a `DataSource`). */
-export interface PostgresMemoryOptions {
+export interface PostgresMemoryOptions extends SummarizationStoreOptions {
   /**
    * The messages table, `name` or `schema.name` (default `conversation_memory`); the snapshots and
    * sessions tables are `<name>_snapshots` and `<name>_sessions` next to it.
@@ -86,14 +82,6 @@ export interface PostgresMemoryOptions {
    * or where `pg_logical_emit_message` (the flush) is not allowed.
    */
   earlyLockRelease?: boolean;
-  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
-  summarization?: SummarizationOptions;
-  /**
-   * The policy `postgresBackend` prepared once from its `summarization` option (it wins over
-   * `summarization`).
-   * @internal
-   */
-  summaryPolicy?: LegacySummaryPolicy;
 }
 
 /**
@@ -132,7 +120,7 @@ export class PostgresMemory implements SessionStore {
     private readonly opts: PostgresMemoryOptions,
   ) {
     this.sql = statementsFor(tables);
-    this.summaryPolicy = opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization);
+    this.summaryPolicy = summaryPolicyOf(opts);
   }
 
   /**
@@ -356,14 +344,9 @@ export class PostgresMemory implements SessionStore {
           this.sessionId,
           latest ?? 0,
           covers.length + 1,
-        ])) as { seq: string; message: unknown; created_at: Date | null }[];
-        // Read through TypeORM (in the transaction): its times are Dates.
-        const tail = rows.map((row) =>
-          messageEntry(this.sessionId, {
-            ...row,
-            created_at: row.created_at?.toISOString() ?? null,
-          }),
-        );
+        ])) as Omit<MessageRow, 'created_at'>[];
+        // Compared by cursor and message only: the times (Dates through TypeORM) are left out.
+        const tail = rows.map((row) => messageEntry(this.sessionId, { ...row, created_at: null }));
         if (!stillCovers(tail, covers, upTo)) return null;
       }
       const stored = storedSnapshot({ ...snapshot, pinned }, upTo, new Date());
@@ -435,7 +418,6 @@ function savedRange(seqs: readonly number[]): SaveResult {
   return { first: seqs[0] ?? null, last: seqs[seqs.length - 1] ?? null, replayed: false };
 }
 
-/** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
 /**
  * The statements of a table set, built once per table: sessions are opened per request, and
  * their SQL depends on nothing but the table names. Few distinct tables exist in a process.
@@ -451,6 +433,7 @@ function statementsFor(names: MemoryTableNames): ReturnType<typeof statements> {
   return built;
 }
 
+/** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
 function statements(names: MemoryTableNames) {
   const { messages, snapshots, sessions, functions } = names;
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;

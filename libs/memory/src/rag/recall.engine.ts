@@ -1,7 +1,7 @@
 import type { MemoryBackend } from '../core/backend.interface';
 import type { CallOptions, Cursor, Entry, SessionStore } from '../core/memory.interface';
 import { systemMessage, textContent, type Message, type Role } from '../core/message';
-import { drawContext } from '../core/snapshot';
+import { drawContext } from '../core/context-drawing';
 import type { ResolvedRecallOptions } from './recall-options.interface';
 import { withTimeout } from '../core/timeout';
 import { EmbeddingFailedError } from './rag.errors';

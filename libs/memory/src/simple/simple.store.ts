@@ -3,26 +3,14 @@ import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import type { ErasedSession } from '../core/resource-erase';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
-import {
-  legacySummaryPolicy,
-  type LegacySummaryPolicy,
-  type SummarizationOptions,
-} from '../core/legacy-summarization';
+import { summaryPolicyOf, type SummarizationStoreOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
 import { EMPTY_DOCUMENT, type SessionDocument } from '../core/session-document';
 
 /** Options of {@link SimpleMemory}. */
-export interface SimpleMemoryOptions {
+export interface SimpleMemoryOptions extends SummarizationStoreOptions {
   /** Drop the messages a snapshot covers when it is saved. Default false. */
   pruneCompacted?: boolean;
-  /** @deprecated Use compaction instead; see {@link SummarizationOptions}. */
-  summarization?: SummarizationOptions;
-  /**
-   * The policy `simpleBackend` prepared once from its `summarization` option (it wins over
-   * `summarization`).
-   * @internal
-   */
-  summaryPolicy?: LegacySummaryPolicy;
   /** The session id used in error messages. Default `"simple"`. */
   sessionId?: string;
   /** Clock for `updatedAt` and snapshot times; tests inject one. */
@@ -49,7 +37,7 @@ export class SimpleMemory extends DocumentStore {
       capacity,
       pruneCompacted: opts.pruneCompacted ?? false,
       now: opts.now ?? (() => new Date()),
-      summaryPolicy: opts.summaryPolicy ?? legacySummaryPolicy(opts.summarization),
+      summaryPolicy: summaryPolicyOf(opts),
     });
   }
 
