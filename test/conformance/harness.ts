@@ -3,11 +3,13 @@
  * destroy them; `useConformanceBackends` gives the suites those backends and registers the hooks
  * that destroy them after each test and the harness after all tests.
  */
-import type { MemoryBackend, SessionStore } from '@agent-memory/memory';
+import type { MemoryBackend, SessionStore, SummarizationOptions } from '@agent-memory/memory';
 
 /** The backend options the suites vary. */
 export interface BackendOptions {
   pruneCompacted?: boolean;
+  /** The deprecated option, for legacy-summarization.conformance.ts. */
+  summarization?: SummarizationOptions;
 }
 
 /** Which storage a backend opens, as JSON a replica or a child process opens again. */

@@ -10,6 +10,7 @@ export * from './erase.conformance';
 export * from './errors.conformance';
 export * from './fixtures';
 export * from './harness';
+export * from './legacy-summarization.conformance';
 export * from './log.conformance';
 export * from './metadata-listing.conformance';
 export * from './save-retrieve.conformance';

@@ -4,13 +4,10 @@ import {
   jsonFileBackend,
   JsonFileMemory,
   OpenAiCompatibleClient,
-  SnapshotsUnsupportedError,
-  SUMMARY_PREFIX,
-  systemMessage,
   userMessage,
-  type LlmClient,
   type Message,
 } from '@agent-memory/memory';
+import { describeLegacySummarizationConformance, jsonFileHarness } from '@agent-memory/conformance';
 import {
   existsSync,
   mkdirSync,
@@ -22,8 +19,6 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { types } from 'node:util';
@@ -204,139 +199,24 @@ describe('JsonFileMemory.inspect', () => {
   });
 });
 
-/** A real OpenAI-compatible endpoint on localhost, answering with `reply` or failing with `status`. */
-async function startLlmServer(
-  answer: (body: {
-    messages: Array<{ content: unknown }>;
-  }) => Promise<{ status: number; reply?: string }>,
-): Promise<{ url: string; server: Server; requests: number }> {
-  const state = { url: '', server: null as unknown as Server, requests: 0 };
-  state.server = createServer(async (req: IncomingMessage, res) => {
-    state.requests++;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const { status, reply } = await answer(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply ?? null } }] }),
-    );
-  });
-  await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}/v1`;
-  return state;
-}
-
-function httpLlm(baseUrl: string): LlmClient {
-  return new OpenAiCompatibleClient({ baseUrl, apiKey: 'test-key', model: 'test' });
-}
-
 describe('JsonFileMemory: deprecated summarization', () => {
-  const servers: Server[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
-  });
-
-  it('replaces the oldest messages by a summary, asking the LLM with no lock held', async () => {
-    const path = join(dir, 'legacy.json');
-    let other: Promise<void> | null = null;
-    const llm = await startLlmServer(async () => {
-      // Another writer saves while the LLM is answering: it would wait for a held lock.
-      other = (async () => {
-        await (await JsonFileMemory.open(path)).save([userMessage('meanwhile')]);
-      })();
-      await other;
-      return { status: 200, reply: 'they said hello' };
+  it('opened by JsonFileMemory.open, is the store itself: a JsonFileMemory, no proxy around it', async () => {
+    // Nothing listens on port 9: opening must not reach the LLM.
+    const llm = new OpenAiCompatibleClient({
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'test-key',
+      model: 'test',
     });
-    servers.push(llm.server);
-    const memory = await JsonFileMemory.open(path, {
-      summarization: { llm: httpLlm(llm.url), threshold: 4, size: 2 },
-    });
-    await memory.save([userMessage('u0'), assistantMessage('a1')]);
-    expect(llm.requests).toBe(0);
-    await memory.save([userMessage('u2'), assistantMessage('a3')]);
-    expect(llm.requests).toBe(1);
-    expect(await memory.retrieve()).toEqual([
-      systemMessage(SUMMARY_PREFIX + 'they said hello'),
-      userMessage('u2'),
-      assistantMessage('a3'),
-      userMessage('meanwhile'),
-    ]);
-    // The summary is the session's snapshot; the messages it covers are no longer stored.
-    expect(await JsonFileMemory.inspect(path)).toMatchObject({
-      messages: 5,
-      stored: 3,
-      hasSnapshot: true,
-      snapshotUpTo: 2,
-    });
-    await expect(memory.saveSnapshot({ summary: 'x' }, 5, null)).rejects.toThrow(
-      SnapshotsUnsupportedError,
-    );
-  });
-
-  it('opens the store itself: a JsonFileMemory, no proxy around it', async () => {
     const memory = await JsonFileMemory.open(join(dir, 'legacy-class.json'), {
-      summarization: { llm: httpLlm('http://127.0.0.1:9/v1'), threshold: 4, size: 2 },
+      summarization: { llm, threshold: 4, size: 2 },
     });
     expect(memory).toBeInstanceOf(JsonFileMemory);
     expect(types.isProxy(memory)).toBe(false);
   });
+});
 
-  it('keeps a session another process cleared and refilled while the LLM was answering', async () => {
-    const path = join(dir, 'legacy-refilled.json');
-    const errors: unknown[] = [];
-    const llm = await startLlmServer(async () => {
-      // The refill reuses the cursors the summary was planned on (they restart after a clear).
-      const other = await JsonFileMemory.open(path);
-      await other.clear();
-      await other.save([userMessage('n0'), userMessage('n1'), userMessage('n2')]);
-      return { status: 200, reply: 'stale' };
-    });
-    servers.push(llm.server);
-    const memory = await JsonFileMemory.open(path, {
-      summarization: {
-        llm: httpLlm(llm.url),
-        threshold: 4,
-        size: 2,
-        onError: (e) => errors.push(e),
-      },
-    });
-    await memory.save([userMessage('u0'), assistantMessage('a1'), userMessage('u2')]);
-    await memory.save([assistantMessage('a3')]);
-    expect(llm.requests).toBe(1);
-    expect(await memory.retrieve()).toEqual([
-      userMessage('n0'),
-      userMessage('n1'),
-      userMessage('n2'),
-    ]);
-    expect(errors).toEqual([]);
-  });
-
-  it('keeps every saved message and reports the error when the LLM fails; the next save tries again', async () => {
-    let fail = true;
-    const llm = await startLlmServer(async () =>
-      fail ? { status: 500 } : { status: 200, reply: 'second try' },
-    );
-    servers.push(llm.server);
-    const errors: unknown[] = [];
-    const path = join(dir, 'legacy-fail.json');
-    const memory = await JsonFileMemory.open(path, {
-      summarization: {
-        llm: httpLlm(llm.url),
-        threshold: 2,
-        size: 1,
-        onError: (e) => errors.push(e),
-      },
-    });
-    await memory.save([userMessage('u0'), assistantMessage('a1')]);
-    expect(errors).toHaveLength(1);
-    expect(String(errors[0])).toMatch(/500/);
-    expect(await memory.retrieve()).toEqual([userMessage('u0'), assistantMessage('a1')]);
-    fail = false;
-    await memory.save([userMessage('u2')]);
-    expect(await memory.retrieve()).toEqual([
-      systemMessage(SUMMARY_PREFIX + 'second try'),
-      assistantMessage('a1'),
-      userMessage('u2'),
-    ]);
-  });
+describeLegacySummarizationConformance('jsonfile', {
+  backends: jsonFileHarness(),
+  storeClass: JsonFileMemory,
+  secondWriter: true,
 });
