@@ -15,8 +15,17 @@ export interface BackendOptions {
 /** Which storage a backend opens, as JSON a replica or a child process opens again. */
 export type BackendSpec =
   | { kind: 'postgres'; url: string; table: string; preparedStatements?: boolean }
-  /** `timeoutMs`: the backend's request timeout (a process that must fail fast when a server goes). */
-  | { kind: 'nats'; servers: string | string[]; bucket: string; timeoutMs?: number }
+  /**
+   * `timeoutMs`: the backend's request timeout (a process that must fail fast when a server goes);
+   * `writeBudgetMs`: how long one write keeps retrying.
+   */
+  | {
+      kind: 'nats';
+      servers: string | string[];
+      bucket: string;
+      timeoutMs?: number;
+      writeBudgetMs?: number;
+    }
   /** A folder of `<session>.json` files. */
   | { kind: 'jsonfile'; dir: string };
 

@@ -72,6 +72,9 @@ describe('NatsMemory on a three-node JetStream cluster', () => {
       servers: cluster.urls,
       bucket: backend.bucket,
       timeoutMs: 2000,
+      // The budget counts the election's unanswered requests too; five processes writing one
+      // session through it on a busy machine can spend the default 10 s losing races after them.
+      writeBudgetMs: 30_000,
     };
     const runs = Array.from({ length: KEYED_WRITERS + 1 }, (_, w) =>
       startScript<TurnWriterResult>(

@@ -25,7 +25,12 @@ async function freshBackend(): Promise<NatsBackend> {
 /** `count` sessions `<p>-0`…, each with one message, written in that order. */
 async function seed(backend: NatsBackend, p: string, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${p}-${i}`);
-  for (const id of ids) await (await backend.open(id)).save([userMessage(id)]);
+  for (const id of ids) {
+    await (await backend.open(id)).save([userMessage(id)]);
+    // Each session a millisecond of its own: a listing's time is to the millisecond, and sessions
+    // saved within one are ordered by id, not by which came last.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
   return ids;
 }
 
