@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { jsonFileBackend, userMessage } from '@agent-memory/memory';
 import { natsBackend } from '@agent-memory/memory/nats';
 import { RecordingTracerProvider } from '@agent-memory/test-support/recording-tracer';
+import { startHeldPublishProxy } from '@agent-memory/test-support/held-publish.proxy';
 import { freePort } from '@agent-memory/test-support/services';
 import { MemoryMetrics } from '../src/metrics/memory-metrics';
 import { startApiProcess } from './support/api-process';
@@ -103,36 +104,34 @@ describe('observability', () => {
   describe('what the stores report', () => {
     it('counts NATS compare-and-swap retries and the sessions near the NATS payload limit', async () => {
       const data = backendEnv('nats');
-      const api = await startTestServer(data.env);
-      // Another process's writer: its own connection, so its writes race the server's.
-      const other = await natsBackend({
-        servers: data.env.NATS_URL!,
-        bucket: data.env.MEMORY_NATS_BUCKET!,
-      });
+      const bucket = data.env.MEMORY_NATS_BUCKET!;
+      // The server reaches NATS through a proxy that holds its first write to the session until
+      // another process's writer has stored one: its compare-and-swap then loses, every run.
+      const proxy = await startHeldPublishProxy(data.env.NATS_URL!, `$KV.${bucket}.contended`);
+      const api = await startTestServer({ ...data.env, NATS_URL: proxy.url });
+      const other = await natsBackend({ servers: data.env.NATS_URL!, bucket });
       cleanups.push(async () => {
         await other.close();
         await api.dispose();
+        await proxy.close();
         await data.cleanup();
       });
       const metrics = async () => (await api.request('/metrics')).text();
       const retries = (text: string) =>
         sample(text, /^agent_memory_cas_retries_total\{backend="nats"\}/);
+      expect(retries(await metrics())).toBe(0);
+      const appended = api.request('/api/sessions/contended/messages', {
+        method: 'POST',
+        json: { messages: [user('from the server')] },
+      });
+      await proxy.held;
       const rival = await other.open('contended');
-      for (let round = 0; round < 20 && retries(await metrics()) === 0; round++) {
-        await Promise.all(
-          Array.from({ length: 8 }, async (_, i) => {
-            const [saved] = await Promise.all([
-              api.request('/api/sessions/contended/messages', {
-                method: 'POST',
-                json: { messages: [user(`server ${round}.${i}`)] },
-              }),
-              rival.save([userMessage(`rival ${round}.${i}`)]),
-            ]);
-            expect(saved.status).toBe(201);
-          }),
-        );
-      }
-      expect(retries(await metrics())).toBeGreaterThan(0);
+      await rival.save([userMessage('from another process')]);
+      proxy.release();
+      expect((await appended).status).toBe(201);
+      expect(retries(await metrics())).toBe(1);
+      const texts = (await rival.retrieve()).map((m) => (m.parts[0] as { text: string }).text);
+      expect(texts).toEqual(['from another process', 'from the server']);
 
       const near = (text: string) =>
         sample(text, /^agent_memory_sessions_near_size_limit\{backend="nats"\}/);
