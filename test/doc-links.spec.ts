@@ -2,8 +2,9 @@
  * The docs point where they say: every relative link of the repository's markdown (README.md,
  * CHANGELOG.md, docs/*.md and the READMEs next to the code) reaches a file that exists, and a link
  * to a heading (`file.md#anchor`, `#anchor`) reaches a heading of that file, slugged as GitHub
- * slugs it. And nothing in the repository cites the contract file the repository does not hold:
- * sources and docs cite `docs/…` instead.
+ * slugs it. No document names a path outside the repository (`../…` in its text), which a clone
+ * would not have. And nothing in the repository cites the contract file the repository does not
+ * hold: sources and docs cite `docs/…` instead.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -29,11 +30,31 @@ function repositoryFiles(dir = REPO_ROOT): string[] {
 /** The markdown files whose links are checked. */
 const DOCUMENTS = repositoryFiles().filter((path) => path.endsWith('.md'));
 
+/** `text` without its fenced code blocks, line count kept. */
+function withoutFencedBlocks(text: string): string {
+  return text.replace(/^( *)(```|~~~)[^\n]*\n[\s\S]*?^\1\2[^\n]*$/gm, (block) =>
+    block.replace(/[^\n]/g, ''),
+  );
+}
+
 /** `text` without its fenced code blocks and inline code spans, line count kept. */
 function withoutCode(text: string): string {
-  return text
-    .replace(/^( *)(```|~~~)[^\n]*\n[\s\S]*?^\1\2[^\n]*$/gm, (block) => block.replace(/[^\n]/g, ''))
-    .replace(/`[^`\n]*`/g, '``');
+  return withoutFencedBlocks(text).replace(/`[^`\n]*`/g, '``');
+}
+
+/**
+ * The paths a document's text names outside the repository: `../…` in its prose and inline code,
+ * which the docs write from the repository's root, so `../` leaves it. Link targets are resolved
+ * from the document instead (checked with the other links); fenced blocks are commands run in
+ * the reader's own folders (`mkdir -p ../my-app/vendor`), so they are not read.
+ */
+function pathsOutsideRepository(document: string, text: string): string[] {
+  const prose = withoutFencedBlocks(text)
+    .replace(/\]\([^)\n]*\)/g, ']()')
+    .replace(/^( {0,3}\[[^\]]+\]:).*$/gm, '$1');
+  return [...prose.matchAll(/(?<![\w./-])\.\.\/[^\s`'"),;]*/g)].map(
+    (match) => `${document}:${prose.slice(0, match.index).split('\n').length} ${match[0]}`,
+  );
 }
 
 interface Link {
@@ -110,6 +131,29 @@ describe('documentation links', () => {
       return reason ? [`${link.document}:${link.line} ${link.target}: ${reason}`] : [];
     });
     expect(broken).toEqual([]);
+  });
+
+  it('no document names a path outside the repository, which a clone would not have', () => {
+    const outside = DOCUMENTS.flatMap((document) =>
+      pathsOutsideRepository(document, readFileSync(join(REPO_ROOT, document), 'utf8')),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('tells a path outside the repository from a link, a command and a path inside', () => {
+    const text = [
+      'Run `../shared/scripts/install.sh` first,',
+      'or ../tools/setup.sh, as [the guide](../../docs/admin-api.md) says;',
+      '[guide]: ../../docs/admin-api.md',
+      'see `scripts/install-pgvector.sh` and docs/../README.md.',
+      '```bash',
+      'mkdir -p ../my-app/vendor',
+      '```',
+    ].join('\n');
+    expect(pathsOutsideRepository('apps/api/README.md', text)).toEqual([
+      'apps/api/README.md:1 ../shared/scripts/install.sh',
+      'apps/api/README.md:2 ../tools/setup.sh',
+    ]);
   });
 
   it('tells a broken link from a good one', () => {

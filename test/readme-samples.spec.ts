@@ -1,13 +1,12 @@
 /**
- * The docs cannot rot: every ```ts block of README.md and docs/*.md type-checks against the
- * package's public entry points, and the README's tour (its ```bash tour blocks) runs against a
- * started admin server.
+ * The docs cannot rot: every ```ts block of README.md, docs/*.md and the package's own README
+ * type-checks against the package's public entry points as pasted, and the README's tour (its
+ * ```bash tour blocks) runs against a started admin server.
  *
- * Each TypeScript block is compiled as a module of its own, in one program. A block may leave out
- * imports and the variables a reader already has (`session`, `apiKey`, `dataSource`): a prelude
- * adds, for each name the block uses and does not declare itself, its import from the entry point
- * that exports it, or an ambient declaration. A block that cannot compile on its own must say so
- * with the info string ```ts fragment (none does today).
+ * Each TypeScript block is compiled as a module of its own, in one program, with nothing added but
+ * the declarations of the values a reader already has (`session`, `apiKey`, `dataSource`): a block
+ * imports every name it uses, so one that leaves an import out fails. A block that cannot compile
+ * on its own must say so with the info string ```ts fragment (none does today).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,23 +24,13 @@ const DOCUMENTS = [
   ...readdirSync(join(REPO_ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
+  'libs/memory/README.md',
 ];
 
-/** The package's entry points, searched in this order for a name a block uses without importing. */
-const ENTRY_POINTS = ['', '/postgres', '/nats', '/health', '/rag', '/observability'].map(
-  (suffix) => `@agent-memory/memory${suffix}`,
-);
-
-/** Names from other packages that the samples use as a Nest app would import them. */
-const OTHER_IMPORTS: Record<string, string[]> = {
-  '@nestjs/common': ['Controller', 'Get', 'Inject', 'Injectable', 'Logger', 'Module', 'Post'],
-  '@nestjs/config': ['ConfigModule', 'ConfigService'],
-  '@nestjs/terminus': ['HealthCheck', 'HealthCheckService'],
-  '@nestjs/typeorm': ['TypeOrmModule'],
-  typeorm: ['DataSource'],
-};
-
-/** What a reader of a sample already has in scope. */
+/**
+ * What a reader of a sample already has in scope: values from the surrounding text, never an
+ * import (a sample imports every name it uses, as a pasted file must).
+ */
 const AMBIENT: Record<string, string> = {
   apiKey: 'declare const apiKey: string;',
   session: "declare const session: import('@agent-memory/memory').SessionStore;",
@@ -68,46 +57,55 @@ function fencedBlocks(document: string, info: string): Sample[] {
   }));
 }
 
-/** Every name the package's entry points export at run time, mapped to its first entry point. */
-function packageExports(): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (const entry of ENTRY_POINTS) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest maps the entry points to the sources
-    for (const name of Object.keys(require(entry) as object)) {
-      if (!owners.has(name)) owners.set(name, entry);
-    }
-  }
-  for (const [module, names] of Object.entries(OTHER_IMPORTS)) {
-    for (const name of names) owners.set(name, module);
-  }
-  return owners;
-}
-
-/** Whether `code` imports or declares `name` itself. */
+/** Whether `code` declares `name` itself. */
 function declares(code: string, name: string): boolean {
-  const word = `\\b${name}\\b`;
-  return (
-    new RegExp(`^import [^;]*${word}[^;]*from`, 'm').test(code) ||
-    new RegExp(`\\b(const|let|var|class|function|interface|type)\\s+${name}\\b`).test(code)
-  );
+  return new RegExp(`\\b(const|let|var|class|function|interface|type)\\s+${name}\\b`).test(code);
 }
 
-/** The imports and declarations `code` needs and does not make itself. */
-function preludeFor(code: string, owners: Map<string, string>): string {
+/** The ambient declarations `code` needs: the reader's values it uses and does not declare. */
+function preludeFor(code: string): string {
   const uses = (name: string) => new RegExp(`(?<![.\\w$'"])${name}\\b`).test(code);
-  const byModule = new Map<string, string[]>();
-  for (const [name, module] of owners) {
-    if (uses(name) && !declares(code, name)) {
-      byModule.set(module, [...(byModule.get(module) ?? []), name]);
-    }
-  }
-  const imports = [...byModule].map(
-    ([module, names]) => `import { ${names.join(', ')} } from '${module}';`,
-  );
-  const ambient = Object.entries(AMBIENT)
+  return Object.entries(AMBIENT)
     .filter(([name]) => uses(name) && !declares(code, name))
-    .map(([, declaration]) => declaration);
-  return [...imports, ...ambient].join('\n');
+    .map(([, declaration]) => declaration)
+    .join('\n');
+}
+
+/**
+ * Type-checks each sample as a module of its own, in one program with the repository's compiler
+ * options (the package's entry points resolve to their sources); returns one line per error.
+ */
+function sampleProblems(samples: Sample[]): string[] {
+  const dir = mkdtempSync(join(REPO_ROOT, '.tmp-doc-samples-'));
+  try {
+    const files = new Map<string, Sample>();
+    samples.forEach((sample, i) => {
+      const file = join(dir, `sample-${i}.ts`);
+      writeFileSync(file, `${preludeFor(sample.code)}\n${sample.code}\nexport {};\n`);
+      files.set(file, sample);
+    });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(REPO_ROOT, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
+    const program = ts.createProgram([...files.keys()], {
+      ...config.options,
+      // Samples may `await` at the top level, as a script would.
+      module: ts.ModuleKind.ES2022,
+      noEmit: true,
+      noUnusedLocals: false,
+    });
+    return ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file && files.has(d.file.fileName))
+      .map((d) => {
+        const sample = files.get(d.file!.fileName)!;
+        return `${sample.document} (block at line ${sample.line}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Runs `script` with bash (`-euo pipefail`) and resolves with its exit code and output. */
@@ -140,42 +138,28 @@ describe('documentation samples', () => {
         'docs/operations.md',
         'docs/recall.md',
         'docs/testing.md',
+        'libs/memory/README.md',
       ]),
     );
 
-    const owners = packageExports();
-    const dir = mkdtempSync(join(REPO_ROOT, '.tmp-doc-samples-'));
-    try {
-      const files = new Map<string, Sample>();
-      samples.forEach((sample, i) => {
-        const file = join(dir, `sample-${i}.ts`);
-        writeFileSync(file, `${preludeFor(sample.code, owners)}\n${sample.code}\nexport {};\n`);
-        files.set(file, sample);
-      });
-      const config = ts.getParsedCommandLineOfConfigFile(
-        join(REPO_ROOT, 'tsconfig.json'),
-        {},
-        { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
-      )!;
-      const program = ts.createProgram([...files.keys()], {
-        ...config.options,
-        // Samples may `await` at the top level, as a script would.
-        module: ts.ModuleKind.ES2022,
-        noEmit: true,
-        noUnusedLocals: false,
-      });
-      const problems = ts
-        .getPreEmitDiagnostics(program)
-        .filter((d) => d.file && files.has(d.file.fileName))
-        .map((d) => {
-          const sample = files.get(d.file!.fileName)!;
-          return `${sample.document} (block at line ${sample.line}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-        });
-      expect(problems).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(sampleProblems(samples)).toEqual([]);
   }, 180_000);
+
+  it('fails a block that uses a name without importing it', () => {
+    const sample = (code: string): Sample => ({ document: 'test.md', line: 1, code });
+    const problems = sampleProblems([
+      sample('MemoryModule.forRoot({ backend: () => simpleBackend({ capacity: 100 }) });'),
+      sample(
+        "import { MemoryModule, simpleBackend } from '@agent-memory/memory';\n" +
+          'MemoryModule.forRoot({ backend: () => simpleBackend({ capacity: 100 }) });',
+      ),
+      sample('await session.retrieve();'),
+    ]);
+    expect(problems).toEqual([
+      "test.md (block at line 1): Cannot find name 'MemoryModule'.",
+      "test.md (block at line 1): Cannot find name 'simpleBackend'.",
+    ]);
+  }, 60_000);
 
   describe("the README's tour", () => {
     let server: ApiProcess;

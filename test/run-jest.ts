@@ -5,7 +5,7 @@
  * for want of a service: it fails when it can start none.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   isPortOpen,
@@ -16,26 +16,23 @@ import {
 
 const REPORT = join(__dirname, '..', '.jest-results.json');
 
-/** Where the script that installs pgvector for PostgreSQL 15 may live (the machine's shared scripts). */
-const INSTALL_PGVECTOR_CANDIDATES = [
-  process.env.INSTALL_PGVECTOR_SCRIPT,
-  join(__dirname, '..', '..', 'shared', 'scripts', 'install-pgvector.sh'),
-  join(__dirname, '..', '..', '..', 'shared', 'scripts', 'install-pgvector.sh'),
-].filter((path): path is string => Boolean(path));
+/** The script that installs pgvector for PostgreSQL 15: the repository's, unless one is named. */
+const INSTALL_PGVECTOR_SCRIPT =
+  process.env.INSTALL_PGVECTOR_SCRIPT ?? join(__dirname, '..', 'scripts', 'install-pgvector.sh');
 
 /**
  * pgvector for the recall tests: the script is idempotent (it returns at once when the extension
- * is installed) and needs root; `flock` keeps parallel runs from building it twice.
+ * is installed) and needs root to build it; `flock` keeps parallel runs from building it twice.
  */
 function ensurePgvector(): void {
-  const script = INSTALL_PGVECTOR_CANDIDATES.find((path) => existsSync(path));
-  if (!script) {
-    console.log('pgvector: install-pgvector.sh not found; the pgvector tests need the extension');
-    return;
+  const run = spawnSync('flock', ['/tmp/apt.lock', 'bash', INSTALL_PGVECTOR_SCRIPT], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) {
+    console.log(
+      `pgvector: ${INSTALL_PGVECTOR_SCRIPT} failed (${run.status}): ${(run.stderr ?? '').trim()}; the pgvector tests need the extension`,
+    );
   }
-  const run = spawnSync('flock', ['/tmp/apt.lock', 'bash', script], { encoding: 'utf8' });
-  if (run.status !== 0)
-    console.log(`pgvector: ${script} failed (${run.status}): ${run.stderr.trim()}`);
 }
 
 async function ensureServices(): Promise<ThrowawayServer[]> {

@@ -1,10 +1,14 @@
 /**
  * What a user gets from `npm install`: packs `@agent-memory/memory` (its `prepack` builds it),
- * installs the tarball into a Nest 12 app outside the repo (the repo itself is on Nest 11),
+ * installs the tarball with a plain `npm install` into a Nest 12 app outside the repo (the repo
+ * itself is on Nest 11) that also depends on `ai` 7, npm's current major of an optional peer,
  * type-checks the app with `tsc --strict` against the published `.d.ts` only (with the `nodenext`
  * and `bundler` resolutions and `skipLibCheck: false`, and the older `node10`; `node16` cannot
  * import Nest 12, which is an ECMAScript module, from this CommonJS app), then runs it on the JSON-file backend and on PostgreSQL:
  * turns saved and read back through an injected `MemoryService`, and a health check.
+ *
+ * (`@types/json-schema` is in the app's dev dependencies because `ai` 7's declarations import
+ * `json-schema` without depending on its types, which `skipLibCheck: false` reports.)
  *
  * The app's `node_modules` is cached under the OS temp folder, keyed by its dependency list, so
  * a second run only reinstalls the tarball.
@@ -150,6 +154,8 @@ describe('the packed package in a fresh Nest 12 app', () => {
     expect(paths).toEqual(
       expect.arrayContaining([
         'package.json',
+        'LICENSE',
+        'README.md',
         'dist/index.js',
         'dist/index.d.ts',
         'dist/postgres/index.d.ts',
@@ -159,12 +165,88 @@ describe('the packed package in a fresh Nest 12 app', () => {
     );
     const unexpected = paths.filter(
       (path) =>
-        !/^dist\/.+\.(js|d\.ts|js\.map)$/.test(path) &&
-        !['package.json', 'README.md'].includes(path),
+        !/^dist\/.+\.(js|d\.ts)$/.test(path) &&
+        !['package.json', 'README.md', 'LICENSE'].includes(path),
     );
     expect(unexpected).toEqual([]);
     expect(paths.filter((path) => /spec|testing\/|\.script\.|\.child\./.test(path))).toEqual([]);
   });
+
+  it('explains itself: the MIT licence, where it comes from, and no source map pointing at missing sources', () => {
+    const unpacked = join(workDir, 'unpacked');
+    mkdirSync(unpacked, { recursive: true });
+    run('tar', ['-xzf', join(workDir, packed.filename), '-C', unpacked], workDir);
+    const root = join(unpacked, 'package');
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toBe(
+      readFileSync(join(REPO_ROOT, 'LICENSE'), 'utf8'),
+    );
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      repository: { url: expect.stringContaining('github.com/agent-memory/agent-memory') },
+      homepage: expect.any(String),
+      bugs: { url: expect.any(String) },
+    });
+    // A map, or a `sourceMappingURL` comment, must lead to a file the package holds.
+    const dangling = packed.files.flatMap(({ path }) => {
+      if (!path.endsWith('.js')) return [];
+      const code = readFileSync(join(root, path), 'utf8');
+      const map = /^\/\/# sourceMappingURL=(\S+)\s*$/m.exec(code)?.[1];
+      if (map === undefined || map.startsWith('data:')) return [];
+      return existsSync(join(root, path, '..', map)) ? [] : [`${path} -> ${map}`];
+    });
+    expect(dangling).toEqual([]);
+  });
+
+  it("installs next to ai 7 (npm's current major) with a plain npm install: no peer conflict", () => {
+    const ai = JSON.parse(
+      readFileSync(join(appDir, 'node_modules', 'ai', 'package.json'), 'utf8'),
+    ) as { version: string };
+    expect(ai.version).toMatch(/^7\./);
+    const installed = JSON.parse(
+      readFileSync(join(appDir, 'node_modules', '@agent-memory', 'memory', 'package.json'), 'utf8'),
+    ) as { peerDependencies: Record<string, string> };
+    expect(installed.peerDependencies.ai).toContain('^7');
+  });
+
+  it("type-checks the AI SDK adapter's sources against ai 7 (Node 20 cannot run ai 7; Node 22 can)", () => {
+    // The adapter and the contract it imports, compiled as the library compiles them, with the
+    // app's `ai` 7 in place of the repository's `ai` 6.
+    const sources = join(appDir, 'ai-sdk-adapter');
+    for (const folder of ['core', 'ai-sdk']) {
+      cpSync(join(REPO_ROOT, 'libs/memory/src', folder), join(sources, folder), {
+        recursive: true,
+        filter: (path) => !/\.spec\.ts$|[\\/]testing$/.test(path),
+      });
+    }
+    writeFileSync(
+      join(appDir, 'tsconfig.ai-sdk-adapter.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          strict: true,
+          noImplicitOverride: true,
+          noFallthroughCasesInSwitch: true,
+          esModuleInterop: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        include: ['ai-sdk-adapter/**/*.ts'],
+      }),
+    );
+    expect(existsSync(join(sources, 'ai-sdk', 'model-message.converter.ts'))).toBe(true);
+    const tsc = join(appDir, 'node_modules', 'typescript', 'bin', 'tsc');
+    // (tsc exits non-zero, and `run` throws with its errors, on any type error.)
+    expect(() =>
+      run(process.execPath, [tsc, '-p', 'tsconfig.ai-sdk-adapter.json'], appDir),
+    ).not.toThrow();
+  }, 120_000);
 
   it('type-checks with tsc --strict against the published declarations (nodenext and bundler with skipLibCheck off; node10 resolves the subpaths too)', () => {
     const tsc = join(appDir, 'node_modules', 'typescript', 'bin', 'tsc');

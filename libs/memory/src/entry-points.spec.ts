@@ -69,7 +69,7 @@ describe('entry points', () => {
     const manifest = JSON.parse(
       readFileSync(join(REPO_ROOT, 'libs/memory/package.json'), 'utf8'),
     ) as { exports: Record<string, { types: string; default: string } | string>; files: string[] };
-    expect(manifest.files).toEqual(['dist']);
+    expect(manifest.files).toEqual(['dist', 'LICENSE']);
     const entries = Object.entries(manifest.exports).filter(([key]) => key !== './package.json');
     expect(entries.map(([key]) => key).sort()).toEqual(
       [
@@ -92,5 +92,19 @@ describe('entry points', () => {
       expect(types).toBe(`./dist/${folder}index.d.ts`);
       expect(existsSync(join(REPO_ROOT, 'libs/memory/src', folder, 'index.ts'))).toBe(true);
     }
+  });
+
+  it("the package's README names every entry point and the command", () => {
+    const manifest = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'libs/memory/package.json'), 'utf8'),
+    ) as { exports: Record<string, unknown>; bin: Record<string, string> };
+    const readme = readFileSync(join(REPO_ROOT, 'libs/memory/README.md'), 'utf8');
+    const named = Object.keys(manifest.exports)
+      .filter((key) => key !== './package.json')
+      .map((key) => `@agent-memory/memory${key.slice(1)}`);
+    expect(named).toHaveLength(10);
+    expect(named.filter((entry) => !readme.includes(`\`${entry}\``))).toEqual([]);
+    expect(Object.keys(manifest.bin)).toEqual(['agent-memory']);
+    expect(readme).toContain('`agent-memory`');
   });
 });

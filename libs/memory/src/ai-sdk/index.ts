@@ -1,5 +1,5 @@
 /**
- * `@agent-memory/memory/ai-sdk`: our stores as the memory of the Vercel AI SDK (`ai` 6): model
+ * `@agent-memory/memory/ai-sdk`: our stores as the memory of the Vercel AI SDK (`ai` 6 or 7): model
  * messages for `generateText` / `streamText`, and `UIMessage`s for chat persistence. `ai` is an
  * optional peer, loaded only by the functions that call it.
  */

@@ -16,6 +16,11 @@ export const AI_SDK_KEY = 'aiSdk';
 type Json = Record<string, unknown>;
 type ToolOutput = ToolResultPart['output'];
 type OutputItem = Extract<ToolOutput, { type: 'content' }>['value'][number];
+/**
+ * `ai` 6's deprecated `media` output item, which `ai` 7 dropped: named here so that the converter
+ * type-checks against both majors and still reads what `ai` 6 wrote.
+ */
+type MediaOutputItem = { type: 'media'; data: string; mediaType: string };
 type UserPart = ImagePart | FilePart | { type: 'text'; text: string };
 
 /**
@@ -452,7 +457,7 @@ function partToOutputItem(part: ContentPart): OutputItem {
   return withOptions({ type: 'text', text: part.text ?? '' }, options);
 }
 
-function partFromOutputItem(item: OutputItem): ContentPart {
+function partFromOutputItem(item: OutputItem | MediaOutputItem): ContentPart {
   const options = 'providerOptions' in item ? item.providerOptions : undefined;
   switch (item.type) {
     case 'text':

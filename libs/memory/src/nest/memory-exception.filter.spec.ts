@@ -5,7 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Body, Controller, Get, Module, Param, Post, type INestApplication } from '@nestjs/common';
+import {
+  Body,
+  ConsoleLogger,
+  Controller,
+  Get,
+  Module,
+  Param,
+  Post,
+  type INestApplication,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import {
   jsonFileBackend,
@@ -43,11 +52,25 @@ class ChatController {
   }
 }
 
-async function startApp(backend: MemoryBackend): Promise<{ app: INestApplication; url: string }> {
+/** Nest's console logger keeping each error line (message, context, stack) instead of printing it. */
+class RecordingLogger extends ConsoleLogger {
+  readonly errors: string[] = [];
+
+  override error(message: unknown, ...rest: unknown[]): void {
+    this.errors.push([message, ...rest].map(String).join('\n'));
+  }
+
+  override log(): void {}
+}
+
+async function startApp(
+  backend: MemoryBackend,
+  logger = new RecordingLogger(),
+): Promise<{ app: INestApplication; url: string }> {
   @Module({ imports: [MemoryModule.forRoot({ backend })], controllers: [ChatController] })
   class AppModule {}
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = moduleRef.createNestApplication({ logger });
   app.useGlobalFilters(new MemoryExceptionFilter());
   await app.listen(0, '127.0.0.1');
   return { app, url: await app.getUrl() };
@@ -76,7 +99,8 @@ describe('MemoryExceptionFilter in a Nest app', () => {
   afterAll(() => schemas.cleanup());
 
   it('answers a session too large with 413, a snapshot conflict with 409, a bad id with 400', async () => {
-    const started = await startApp(jsonFileBackend({ dir, maxSessionBytes: 2048 }));
+    const logger = new RecordingLogger();
+    const started = await startApp(jsonFileBackend({ dir, maxSessionBytes: 2048 }), logger);
     app = started.app;
     const ok = await post(`${started.url}/sessions/chat/messages`, { text: 'hello' });
     expect(ok.status).toBe(201);
@@ -100,20 +124,35 @@ describe('MemoryExceptionFilter in a Nest app', () => {
     const boom = await fetch(`${started.url}/sessions/boom`);
     expect(boom.status).toBe(500);
     expect(await boom.json()).toEqual({ statusCode: 500, message: 'Internal server error' });
+    // Only the server error is logged (by Nest's own filter), not the client errors.
+    expect(logger.errors).toHaveLength(1);
+    expect(logger.errors[0]).toContain('not a memory error');
   });
 
-  it('answers a write to an unmigrated PostgreSQL table with 503 and a stable code', async () => {
-    const backend = await postgresBackend({
-      url: schemas.url,
-      table: schemas.nextTable(),
-      ensureSchema: false,
-    });
-    const started = await startApp(backend);
+  it('answers a write to an unmigrated PostgreSQL table with 503 and a stable code, and logs why', async () => {
+    const table = schemas.nextTable();
+    const backend = await postgresBackend({ url: schemas.url, table, ensureSchema: false });
+    const logger = new RecordingLogger();
+    const started = await startApp(backend, logger);
     app = started.app;
     const write = await post(`${started.url}/sessions/chat/messages`, { text: 'hello' });
     const body = (await write.json()) as { statusCode: number; code: string; message: string };
-    expect({ status: write.status, ...body }).toMatchObject({ status: 503, statusCode: 503 });
-    expect(body.code).toBe('BACKEND_UNAVAILABLE');
+    expect({ status: write.status, ...body }).toEqual({
+      status: 503,
+      statusCode: 503,
+      code: 'BACKEND_UNAVAILABLE',
+      message: 'the memory backend is unavailable; retry when it is back',
+    });
+
+    // The log says what the reply must not: the driver's error naming what is missing, and where.
+    expect(logger.errors).toHaveLength(1);
+    const [logged] = logger.errors;
+    expect(logged).toMatch(
+      /^BACKEND_UNAVAILABLE: PostgreSQL request failed: save of session "chat"/,
+    );
+    expect(logged).toMatch(/caused by DatabaseError: relation ".*" does not exist\n/);
+    expect(logged).toContain('MemoryExceptionFilter');
+    expect(logged).toMatch(/\n\s+at /); // the stack
     await backend.close();
   });
 });

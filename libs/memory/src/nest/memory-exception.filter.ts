@@ -1,4 +1,4 @@
-import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { MemoryError, type MemoryErrorCode } from '../core/errors';
 
 /**
@@ -66,22 +66,54 @@ interface HttpReply {
   send?(body: unknown): unknown;
 }
 
+/** How many `cause`s deep {@link causeChain} follows: a driver's error rarely nests further. */
+const MAX_LOGGED_CAUSES = 5;
+
+/**
+ * The messages of `error`'s causes, outermost first (`cause.message`, or the value itself when it
+ * is not an error), for the server log: the driver's own text is what says why a store failed.
+ */
+function causeChain(error: Error): string[] {
+  const messages: string[] = [];
+  let cause: unknown = error.cause;
+  while (cause !== undefined && cause !== null && messages.length < MAX_LOGGED_CAUSES) {
+    // The class's name: `pg` names every error of the server just `error`.
+    messages.push(
+      cause instanceof Error ? `${cause.constructor.name}: ${cause.message}` : String(cause),
+    );
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return messages;
+}
+
 /**
  * Answers the library's errors (`MemoryError`) in an HTTP app with their status from
  * {@link MEMORY_ERROR_HTTP_STATUS} and a `{ statusCode, code, message }` body, instead of Nest's
  * generic 500: register it with `app.useGlobalFilters(new MemoryExceptionFilter())` or as an
  * `APP_FILTER` provider. Works on Express and Fastify; other errors are left to Nest.
+ *
+ * A 5xx is also logged at error level through Nest's `Logger` (context `MemoryExceptionFilter`),
+ * as Nest's own filter logs a server error: the error's code, message and stack, and the messages
+ * of its causes (the driver's text, such as a missing table). The reply never carries those.
  */
 @Catch(MemoryError)
 export class MemoryExceptionFilter implements ExceptionFilter<MemoryError> {
+  private readonly logger = new Logger(MemoryExceptionFilter.name);
+
   catch(error: MemoryError, host: ArgumentsHost): void {
+    const body = memoryErrorBody(error);
+    if (body.statusCode >= 500) this.logServerError(error);
     const reply = host.switchToHttp().getResponse<HttpReply>();
     if (reply.headersSent) return;
-    const body = memoryErrorBody(error);
     if (typeof reply.status === 'function' && typeof reply.json === 'function') {
       reply.status(body.statusCode).json?.(body);
     } else {
       reply.code?.(body.statusCode).send?.(body);
     }
+  }
+
+  private logServerError(error: MemoryError): void {
+    const causes = causeChain(error).map((message) => `; caused by ${message}`);
+    this.logger.error(`${error.code}: ${error.message}${causes.join('')}`, error.stack);
   }
 }
