@@ -1,0 +1,491 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  ListResourcesRequestSchema,
+  type CallToolResult,
+  type ListResourcesResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { MAX_LIST_LIMIT, type MemoryBackend } from '../core/backend.interface';
+import type { CompactionResult } from '../core/compaction-job';
+import { DEFAULT_COMPACTION_THRESHOLD_TOKENS } from '../core/defaults';
+import { InvalidMessageError, InvalidQueryError } from '../core/errors';
+import type { Entry, SaveResult, SessionStore } from '../core/memory.interface';
+import { assistantMessage, systemMessage, userMessage, type Message } from '../core/message';
+import { assertSessionId } from '../core/session-id';
+import { ExtractiveSummarizer } from '../compaction/extractive.summarizer';
+import { SummaryCompactor } from '../compaction/summary-compactor';
+import { hasRecall } from '../rag/recall.backend';
+import { TokenCounter } from '../tokens/token-counter';
+import { MemoryMcpToolError, toolErrorCode } from './memory-mcp-tool.error';
+import {
+  MEMORY_MCP_TOOLS,
+  type MemoryMcpToolCall,
+  type MemoryMcpToolName,
+  type MemoryMcpToolOutcome,
+} from './memory-mcp.tools';
+import { sessionTranscriptMarkdown } from './session-transcript.markdown';
+
+/** Most messages one `append_messages` call saves. */
+export const MCP_MAX_APPEND_MESSAGES = 500;
+/** Default page of `read_messages` (at most `MAX_LIST_LIMIT`). */
+export const MCP_DEFAULT_READ_LIMIT = 100;
+/** Default number of `search_memory` hits. */
+export const MCP_DEFAULT_SEARCH_LIMIT = 5;
+/** Largest number of `search_memory` hits. */
+export const MCP_MAX_SEARCH_LIMIT = 50;
+/** Longest `search_memory` query (characters). */
+export const MCP_MAX_QUERY_CHARS = 4000;
+/** Longest `list_sessions` `search`, `resource` and `after` values (characters). */
+const MAX_SEARCH_CHARS = 256;
+const MAX_RESOURCE_CHARS = 4096;
+const MAX_PAGE_TOKEN_CHARS = 1024;
+/** Sessions per `resources/list` page. */
+const RESOURCES_PAGE_SIZE = 50;
+/** Log entries read per round trip while rendering a transcript. */
+const TRANSCRIPT_PAGE_SIZE = 500;
+
+/** Options of {@link createMemoryMcpServer}. */
+export interface MemoryMcpServerOptions {
+  /** The server's name in the MCP handshake. Default `agent-memory`. */
+  name?: string;
+  /** The server's version in the MCP handshake. Default the package's version line, `0.1.0`. */
+  version?: string;
+  /** Counts `get_context`'s tokens. Default: a new o200k_base `TokenCounter`. */
+  tokenCounter?: TokenCounter;
+  /**
+   * Runs `compact_session` (the admin server passes its `CompactionService.compact`, so a tool's
+   * compaction queues with the others). Default: a `SummaryCompactor` with the offline
+   * `ExtractiveSummarizer`, at `compactionThresholdTokens`.
+   */
+  compact?: (
+    sessionId: string,
+    opts: { force: boolean; dryRun: boolean },
+  ) => Promise<CompactionResult>;
+  /** The default compactor's threshold (tokens). Default `DEFAULT_COMPACTION_THRESHOLD_TOKENS`. */
+  compactionThresholdTokens?: number;
+  /**
+   * Called before each tool runs; a throw refuses the call (nothing read or written) and its
+   * `code` starts the error result (the admin server throws `FORBIDDEN_ROLE` for a viewer's
+   * write). Default: every call is allowed.
+   */
+  authorize?: (call: MemoryMcpToolCall) => void | Promise<void>;
+  /** Called once each tool call has ended, refused ones included (for an audit log). */
+  onToolResult?: (outcome: MemoryMcpToolOutcome) => void;
+  /** Called after `append_messages` stored a new batch (not on a replay), e.g. to schedule compaction. */
+  afterAppend?: (sessionId: string, result: SaveResult) => void;
+}
+
+const INSTRUCTIONS = `Conversation memory of LLM agents, one session per conversation.
+list_sessions finds sessions; get_context shows what the agent will see next turn (summary, pinned
+messages, recent messages) with its token count; read_messages pages through the stored log by
+cursor; search_memory finds earlier messages by meaning; append_messages records messages;
+compact_session summarises older messages when the context is large. A failed call's text starts
+with an error code such as SESSION_NOT_FOUND or INVALID_SESSION_ID.`;
+
+const sessionIdInput = z
+  .string()
+  .describe(
+    'Session id: 1-128 characters, letters, digits, "_", "=", "-", in dot-separated tokens (as list_sessions shows it)',
+  );
+
+/** The tools' input shapes: the SDK turns them into the JSON Schema clients see. */
+const INPUTS = {
+  list_sessions: {
+    search: z
+      .string()
+      .optional()
+      .describe('Case-insensitive text to find in the session id or its title'),
+    resource: z
+      .string()
+      .optional()
+      .describe('Only the sessions of this resource (the user, customer or tenant they belong to)'),
+    limit: z
+      .number()
+      .int()
+      .optional()
+      .describe(`Sessions per page, 1 to ${MAX_LIST_LIMIT}; default 50`),
+    after: z
+      .string()
+      .optional()
+      .describe('The `next` token of the previous page, to read the page after it'),
+  },
+  get_context: { sessionId: sessionIdInput },
+  read_messages: {
+    sessionId: sessionIdInput,
+    after: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Read the messages after this cursor (the `next` of the previous page); default from the start',
+      ),
+    limit: z
+      .number()
+      .int()
+      .optional()
+      .describe(`Messages per page, 1 to ${MAX_LIST_LIMIT}; default ${MCP_DEFAULT_READ_LIMIT}`),
+  },
+  append_messages: {
+    sessionId: sessionIdInput.describe(
+      'Session to append to (a new id starts a session); 1-128 characters, letters, digits, "_", "=", "-", dot-separated',
+    ),
+    messages: z
+      .array(
+        z.object({
+          role: z.enum(['user', 'assistant', 'system']).describe('Who said it'),
+          text: z.string().describe('The message text'),
+        }),
+      )
+      .describe(
+        `The messages to append, oldest first (1 to ${MCP_MAX_APPEND_MESSAGES}), saved as one batch`,
+      ),
+    idempotencyKey: z
+      .string()
+      .optional()
+      .describe(
+        'Any unique string (a UUID): a retry with the same key stores nothing twice and returns the first result',
+      ),
+  },
+  search_memory: {
+    query: z.string().describe('What to look for, in natural language'),
+    sessionId: sessionIdInput.optional().describe('Search only this session'),
+    resource: z
+      .string()
+      .optional()
+      .describe('Search only the sessions of this resource (user, customer, tenant)'),
+    limit: z
+      .number()
+      .int()
+      .optional()
+      .describe(`Most hits, 1 to ${MCP_MAX_SEARCH_LIMIT}; default ${MCP_DEFAULT_SEARCH_LIMIT}`),
+  },
+  compact_session: {
+    sessionId: sessionIdInput,
+    force: z
+      .boolean()
+      .optional()
+      .describe('Summarise even when the context is below the compaction threshold'),
+    dryRun: z
+      .boolean()
+      .optional()
+      .describe('Work out what would be summarised and report it, saving nothing'),
+  },
+} as const;
+
+const DESCRIPTIONS: Record<MemoryMcpToolName, { title: string; description: string }> = {
+  list_sessions: {
+    title: 'List sessions',
+    description:
+      'Lists conversation sessions, most recently updated first, with their message counts, metadata and snapshot state. Returns { items, next }; pass `next` as `after` for the next page (null on the last).',
+  },
+  get_context: {
+    title: 'Get context',
+    description:
+      "What the agent will see on the session's next turn: the summary of older messages, pinned messages and the recent messages, with the context's size in tokens. Returns { messages, tokens }.",
+  },
+  read_messages: {
+    title: 'Read messages',
+    description:
+      "Pages through a session's stored log, oldest first, each message with its cursor and save time. Returns { items, next }; pass `next` as `after` for the next page (null on the last).",
+  },
+  append_messages: {
+    title: 'Append messages',
+    description:
+      'Appends text messages to a session as one batch (all or nothing), starting the session if it is new. Returns { first, last, replayed }: the cursors of the first and last message saved.',
+  },
+  search_memory: {
+    title: 'Search memory',
+    description:
+      'Finds earlier messages by meaning (semantic recall) in one session, the sessions of one resource, or every session, best match first. Returns { hits: [{ sessionId, cursor, text, savedAt, score }] }.',
+  },
+  compact_session: {
+    title: 'Compact session',
+    description:
+      "Summarises a session's older messages into a snapshot so its context shrinks (only when the context reaches the threshold, unless `force`). Returns { compacted, reason?, upTo?, tokensBefore, tokensAfter, snapshot? }.",
+  },
+};
+
+function sessionNotFound(sessionId: string): MemoryMcpToolError {
+  return new MemoryMcpToolError('SESSION_NOT_FOUND', `session "${sessionId}" does not exist`);
+}
+
+function checkLength(field: string, value: string | undefined, max: number): void {
+  if (value !== undefined && value.length > max) {
+    throw new InvalidQueryError(field, `at most ${max} characters, got ${value.length}`);
+  }
+}
+
+function checkLimit(value: number | undefined, max: number): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1 && value <= max)) {
+    throw new InvalidQueryError('limit', `must be a whole number from 1 to ${max}, got ${value}`);
+  }
+}
+
+function asMessage(input: { role: 'user' | 'assistant' | 'system'; text: string }): Message {
+  switch (input.role) {
+    case 'user':
+      return userMessage(input.text);
+    case 'assistant':
+      return assistantMessage(input.text);
+    case 'system':
+      return systemMessage(input.text);
+  }
+}
+
+/** A tool's answer: the value as `structuredContent` and the same as JSON text. */
+function answer(value: object): CallToolResult {
+  return {
+    structuredContent: value as Record<string, unknown>,
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+  };
+}
+
+/**
+ * A Model Context Protocol server over any `MemoryBackend`, for any transport (stdio, Streamable
+ * HTTP): the tools `list_sessions`, `get_context`, `read_messages`, `append_messages`,
+ * `search_memory` (when the backend was wrapped by `withRecall`) and `compact_session`, and each
+ * session as the resource `memory://sessions/{sessionId}` (its transcript as Markdown, listed
+ * newest first, 50 a page). Results come as `structuredContent` and as JSON text; a failure is a
+ * result with `isError: true` whose text starts with the error's code (`INVALID_SESSION_ID: …`,
+ * `SESSION_NOT_FOUND: …`, `RECALL_NOT_CONFIGURED: …`). Values are checked by the handlers, so
+ * a bad id or limit gets its code; an argument of the wrong JSON type is refused by the SDK's
+ * schema check (`Input validation error: …`). The caller connects it
+ * (`await server.connect(transport)`) and closes it; the backend stays the caller's.
+ */
+export function createMemoryMcpServer(
+  backend: MemoryBackend,
+  opts: MemoryMcpServerOptions = {},
+): McpServer {
+  const server = new McpServer(
+    { name: opts.name ?? 'agent-memory', version: opts.version ?? '0.1.0' },
+    { instructions: INSTRUCTIONS },
+  );
+  let counter = opts.tokenCounter;
+  const tokens = () => (counter ??= new TokenCounter());
+  const compact =
+    opts.compact ??
+    (() => {
+      let compactor: SummaryCompactor | undefined;
+      const thresholdTokens = opts.compactionThresholdTokens ?? DEFAULT_COMPACTION_THRESHOLD_TOKENS;
+      return async (sessionId: string, o: { force: boolean; dryRun: boolean }) => {
+        compactor ??= new SummaryCompactor(new ExtractiveSummarizer(), { counter: tokens() });
+        return compactor.compact(await backend.open(sessionId), { thresholdTokens, ...o });
+      };
+    })();
+
+  /** Opens a session that must exist. @throws InvalidSessionIdError, SESSION_NOT_FOUND. */
+  async function existing(sessionId: string): Promise<SessionStore> {
+    assertSessionId(sessionId);
+    if (!(await backend.inspect(sessionId))) throw sessionNotFound(sessionId);
+    return backend.open(sessionId);
+  }
+
+  /** Runs one tool call: authorise, run, answer; every failure becomes an error result. */
+  async function run(
+    tool: MemoryMcpToolName,
+    args: { sessionId?: string; resource?: string },
+    body: () => Promise<object>,
+  ): Promise<CallToolResult> {
+    const call: MemoryMcpToolCall = {
+      tool,
+      changes: MEMORY_MCP_TOOLS[tool].changes,
+      sessionId: typeof args.sessionId === 'string' ? args.sessionId : null,
+    };
+    let code: string | null = null;
+    try {
+      await opts.authorize?.(call);
+      return answer(await body());
+    } catch (error) {
+      code = toolErrorCode(error);
+      const message = error instanceof Error ? error.message : String(error);
+      return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
+    } finally {
+      opts.onToolResult?.({
+        ...call,
+        resource: typeof args.resource === 'string' ? args.resource : null,
+        code,
+      });
+    }
+  }
+
+  const register = <Name extends MemoryMcpToolName>(
+    name: Name,
+    annotations: { readOnlyHint: boolean; idempotentHint?: boolean },
+  ) => ({
+    ...DESCRIPTIONS[name],
+    inputSchema: INPUTS[name],
+    annotations: { ...annotations, destructiveHint: false, openWorldHint: false },
+  });
+
+  server.registerTool(
+    'list_sessions',
+    register('list_sessions', { readOnlyHint: true }),
+    ({ search, resource, limit, after }) =>
+      run('list_sessions', { resource }, async () => {
+        checkLength('search', search, MAX_SEARCH_CHARS);
+        checkLength('resource', resource, MAX_RESOURCE_CHARS);
+        checkLength('after', after, MAX_PAGE_TOKEN_CHARS);
+        checkLimit(limit, MAX_LIST_LIMIT);
+        return backend.list({ search, resource, limit, after });
+      }),
+  );
+
+  server.registerTool(
+    'get_context',
+    register('get_context', { readOnlyHint: true }),
+    ({ sessionId }) =>
+      run('get_context', { sessionId }, async () => {
+        const messages = await (await existing(sessionId)).retrieve();
+        return { messages, tokens: await tokens().countAsync(messages) };
+      }),
+  );
+
+  server.registerTool(
+    'read_messages',
+    register('read_messages', { readOnlyHint: true }),
+    ({ sessionId, after, limit }) =>
+      run('read_messages', { sessionId }, async () => {
+        checkLimit(limit, MAX_LIST_LIMIT);
+        if (after !== undefined && !(Number.isSafeInteger(after) && after >= 0)) {
+          throw new InvalidQueryError(
+            'after',
+            `must be a cursor (a whole number of at least 0), got ${after}`,
+          );
+        }
+        const pageSize = limit ?? MCP_DEFAULT_READ_LIMIT;
+        const store = await existing(sessionId);
+        const read = await store.entries({
+          ...(after !== undefined ? { after } : {}),
+          limit: pageSize + 1,
+        });
+        const items: Entry[] = read.slice(0, pageSize);
+        const next = read.length > pageSize ? items[items.length - 1]!.cursor : null;
+        return { items, next };
+      }),
+  );
+
+  server.registerTool(
+    'append_messages',
+    register('append_messages', { readOnlyHint: false }),
+    ({ sessionId, messages, idempotencyKey }) =>
+      run('append_messages', { sessionId }, async () => {
+        if (messages.length === 0 || messages.length > MCP_MAX_APPEND_MESSAGES) {
+          throw new InvalidMessageError(
+            'messages',
+            `must hold 1 to ${MCP_MAX_APPEND_MESSAGES} messages, got ${messages.length}`,
+          );
+        }
+        assertSessionId(sessionId);
+        const store = await backend.open(sessionId);
+        const result = await store.save(
+          messages.map(asMessage),
+          idempotencyKey !== undefined ? { idempotencyKey } : undefined,
+        );
+        if (!result.replayed) opts.afterAppend?.(sessionId, result);
+        return result;
+      }),
+  );
+
+  server.registerTool(
+    'search_memory',
+    register('search_memory', { readOnlyHint: true }),
+    ({ query, sessionId, resource, limit }) =>
+      run('search_memory', { sessionId, resource }, async () => {
+        if (!hasRecall(backend)) {
+          throw new MemoryMcpToolError(
+            'RECALL_NOT_CONFIGURED',
+            'semantic recall is not configured on this memory server, so it cannot search by meaning; use read_messages or list_sessions instead',
+          );
+        }
+        checkLength('query', query, MCP_MAX_QUERY_CHARS);
+        checkLength('resource', resource, MAX_RESOURCE_CHARS);
+        checkLimit(limit, MCP_MAX_SEARCH_LIMIT);
+        if (sessionId !== undefined) assertSessionId(sessionId);
+        const hits = await backend.search(query, {
+          ...(sessionId !== undefined ? { sessionId } : {}),
+          ...(resource !== undefined ? { resource } : {}),
+          limit: limit ?? MCP_DEFAULT_SEARCH_LIMIT,
+        });
+        return {
+          hits: hits.map(({ sessionId, cursor, text, savedAt, score }) => ({
+            sessionId,
+            cursor,
+            text,
+            ...(savedAt ? { savedAt } : {}),
+            score,
+          })),
+        };
+      }),
+  );
+
+  server.registerTool(
+    'compact_session',
+    register('compact_session', { readOnlyHint: false, idempotentHint: true }),
+    ({ sessionId, force, dryRun }) =>
+      run('compact_session', { sessionId }, async () => {
+        await existing(sessionId);
+        return compact(sessionId, { force: force ?? false, dryRun: dryRun ?? false });
+      }),
+  );
+
+  server.registerResource(
+    'session',
+    new ResourceTemplate('memory://sessions/{sessionId}', { list: undefined }),
+    {
+      title: 'Session transcript',
+      description: "A session's summary, metadata and stored messages as Markdown",
+      mimeType: 'text/markdown',
+    },
+    async (uri, variables): Promise<ReadResourceResult> => {
+      const raw = variables.sessionId;
+      const sessionId = decodeURIComponent(Array.isArray(raw) ? raw.join(',') : (raw ?? ''));
+      return {
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await transcript(sessionId) }],
+      };
+    },
+  );
+
+  /** The whole kept log, read a page at a time. */
+  async function transcript(sessionId: string): Promise<string> {
+    assertSessionId(sessionId);
+    const info = await backend.inspect(sessionId);
+    if (!info) throw new Error(`SESSION_NOT_FOUND: session "${sessionId}" does not exist`);
+    const store = await backend.open(sessionId);
+    const { snapshot } = await store.loadSnapshot();
+    const entries: Entry[] = [];
+    for (;;) {
+      const after = entries.at(-1)?.cursor;
+      const page = await store.entries({
+        ...(after !== undefined ? { after } : {}),
+        limit: TRANSCRIPT_PAGE_SIZE,
+      });
+      entries.push(...page);
+      if (page.length < TRANSCRIPT_PAGE_SIZE) break;
+    }
+    return sessionTranscriptMarkdown(info, snapshot, entries);
+  }
+
+  // The SDK's own `resources/list` asks a template for every resource at once; sessions are
+  // listed a page at a time instead, newest first, with the backend's `next` as the cursor.
+  server.server.setRequestHandler(
+    ListResourcesRequestSchema,
+    async (request): Promise<ListResourcesResult> => {
+      const page = await backend.list({
+        limit: RESOURCES_PAGE_SIZE,
+        ...(request.params?.cursor ? { after: request.params.cursor } : {}),
+      });
+      return {
+        resources: page.items.map((info) => ({
+          uri: `memory://sessions/${info.id}`,
+          name: info.id,
+          ...(info.meta.title ? { title: info.meta.title } : {}),
+          description: `${info.stored} messages stored, updated ${info.updatedAt}`,
+          mimeType: 'text/markdown',
+        })),
+        ...(page.next ? { nextCursor: page.next } : {}),
+      };
+    },
+  );
+  return server;
+}
