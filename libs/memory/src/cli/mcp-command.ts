@@ -16,7 +16,12 @@ export async function runMcp(choice: TransferBackendChoice): Promise<void> {
   const backend = await openTransferBackend(choice);
   const { createMemoryMcpServer } = await import('../mcp');
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const server = createMemoryMcpServer(backend);
+  const server = createMemoryMcpServer(backend, {
+    onError: (error, call) =>
+      console.error(
+        `agent-memory mcp: ${call.tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
+  });
   const transport = new StdioServerTransport(process.stdin, process.stdout, {
     maxBufferSize: MAX_STDIN_MESSAGE_BYTES,
   });

@@ -19,3 +19,14 @@ export function toolErrorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : 'INTERNAL_ERROR';
 }
+
+/**
+ * The text after the code: the error's own message, except where it may name hosts, ports or
+ * paths (an unreachable backend, an error without a code), which get a generic one.
+ */
+export function toolErrorMessage(code: string, error: unknown): string {
+  if (code === 'BACKEND_UNAVAILABLE')
+    return 'the memory backend is unavailable; retry when it is back';
+  if (code === 'INTERNAL_ERROR') return 'the tool failed unexpectedly; the server logs the details';
+  return error instanceof Error ? error.message : String(error);
+}

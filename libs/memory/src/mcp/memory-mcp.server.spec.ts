@@ -281,6 +281,25 @@ describe('createMemoryMcpServer hooks', () => {
   });
 });
 
+describe('createMemoryMcpServer on a failing store', () => {
+  it('answers an uncoded failure INTERNAL_ERROR without its text and hands it to onError', async () => {
+    const backend = simpleBackend({ capacity: 10 });
+    const leak = new Error('connect ECONNREFUSED 10.1.2.3:5432');
+    backend.list = () => Promise.reject(leak);
+    const seen: unknown[] = [];
+    const { client, close } = await connect(backend, { onError: (error) => seen.push(error) });
+    try {
+      const text = errorText(await call(client, 'list_sessions', {}));
+      expect(text).toBe(
+        'INTERNAL_ERROR: the tool failed unexpectedly; the server logs the details',
+      );
+      expect(seen).toEqual([leak]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('search_memory with recall', () => {
   let backend: RecallBackend;
   let client: Client;

@@ -17,7 +17,7 @@ import { ExtractiveSummarizer } from '../compaction/extractive.summarizer';
 import { SummaryCompactor } from '../compaction/summary-compactor';
 import { hasRecall } from '../rag/recall.backend';
 import { TokenCounter } from '../tokens/token-counter';
-import { MemoryMcpToolError, toolErrorCode } from './memory-mcp-tool.error';
+import { MemoryMcpToolError, toolErrorCode, toolErrorMessage } from './memory-mcp-tool.error';
 import {
   MEMORY_MCP_TOOLS,
   type MemoryMcpToolCall,
@@ -72,6 +72,11 @@ export interface MemoryMcpServerOptions {
   authorize?: (call: MemoryMcpToolCall) => void | Promise<void>;
   /** Called once each tool call has ended, refused ones included (for an audit log). */
   onToolResult?: (outcome: MemoryMcpToolOutcome) => void;
+  /**
+   * Called with an error that has no `code` (a bug or a driver's raw failure) before the tool
+   * answers `INTERNAL_ERROR` without its text (which may name hosts or paths); log it here.
+   */
+  onError?: (error: unknown, call: MemoryMcpToolCall) => void;
   /** Called after `append_messages` stored a new batch (not on a replay), e.g. to schedule compaction. */
   afterAppend?: (sessionId: string, result: SaveResult) => void;
 }
@@ -298,8 +303,11 @@ export function createMemoryMcpServer(
       return answer(await body());
     } catch (error) {
       code = toolErrorCode(error);
-      const message = error instanceof Error ? error.message : String(error);
-      return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
+      if (code === 'INTERNAL_ERROR') opts.onError?.(error, call);
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `${code}: ${toolErrorMessage(code, error)}` }],
+      };
     } finally {
       opts.onToolResult?.({
         ...call,
