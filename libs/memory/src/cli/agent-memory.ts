@@ -45,7 +45,8 @@ const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--
 type Invocation =
   | { command: 'migrate' | 'status'; url: string; table: string | undefined }
   | { command: 'export'; store: TransferBackendChoice; resource: string | undefined }
-  | { command: 'import' | 'mcp'; store: TransferBackendChoice };
+  | { command: 'import'; store: TransferBackendChoice }
+  | { command: 'mcp'; store: TransferBackendChoice };
 
 const COMMANDS = ['migrate', 'status', 'export', 'import', 'mcp'] as const;
 const isCommand = (name: string | undefined): name is Invocation['command'] =>
