@@ -23,7 +23,7 @@ import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';
 import { securityHeaders } from './security/security-headers';
-import { MCP_PATH } from './mcp/mcp-tool-roles';
+import { MCP_PATH } from './mcp/mcp.constants';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_SIZE = '4mb';

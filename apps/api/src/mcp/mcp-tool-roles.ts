@@ -1,9 +1,6 @@
 import { MEMORY_MCP_TOOLS, type MemoryMcpToolName } from '@agent-memory/memory/mcp';
 import type { AdminRole } from '../auth/admin-role';
 
-/** Where the admin server serves the memory's MCP tools (Streamable HTTP, behind the token gate). */
-export const MCP_PATH = '/mcp';
-
 /**
  * The role a token needs for each tool over `/mcp`: viewers read (list, context, messages,
  * search); what changes stored data (`append_messages`, `compact_session`, dry runs included)

@@ -5,6 +5,7 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { RequiredRole } from '../auth/required-role.decorator';
 import { requestIdentity } from '../auth/request-identity';
 import { McpHttpService } from './mcp-http.service';
+import { MCP_PATH } from './mcp.constants';
 
 /** JSON-RPC's answer to a method the stateless endpoint does not serve. */
 function methodNotAllowed(res: Response): void {
@@ -32,7 +33,7 @@ function methodNotAllowed(res: Response): void {
 @ApiUnauthorizedResponse({ description: 'missing or wrong bearer token' })
 @UseGuards(AdminTokenGuard)
 @RequiredRole('viewer')
-@Controller('mcp')
+@Controller(MCP_PATH)
 export class McpController {
   constructor(private readonly mcp: McpHttpService) {}
 

@@ -11,6 +11,7 @@ export {
   MCP_MAX_APPEND_MESSAGES,
   MCP_MAX_QUERY_CHARS,
   MCP_MAX_SEARCH_LIMIT,
+  MCP_MAX_TRANSCRIPT_MESSAGES,
   type MemoryMcpServerOptions,
 } from './memory-mcp.server';
 export {

@@ -7,10 +7,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SUMMARY_PREFIX, simpleBackend, type MemoryBackend } from '..';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SUMMARY_PREFIX, simpleBackend, userMessage, type MemoryBackend } from '..';
 import { HashedNgramEmbedder, InMemoryVectorStore, withRecall, type RecallBackend } from '../rag';
 import {
   createMemoryMcpServer,
+  MCP_MAX_TRANSCRIPT_MESSAGES,
   MemoryMcpToolError,
   type MemoryMcpServerOptions,
   type MemoryMcpToolOutcome,
@@ -59,6 +62,14 @@ describe('createMemoryMcpServer over the in-process store', () => {
   afterEach(async () => {
     await close();
     await backend.close();
+  });
+
+  it("introduces itself with the package's name and version", async () => {
+    const manifest = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
+    ) as { version: string };
+    expect(client.getServerVersion()).toEqual({ name: 'agent-memory', version: manifest.version });
+    expect(client.getInstructions()).toMatch(/search_memory finds earlier messages/);
   });
 
   it('lists the six tools with JSON Schema inputs a model can read', async () => {
@@ -240,9 +251,32 @@ describe('createMemoryMcpServer over the in-process store', () => {
     const text = (read.contents[0] as { text: string }).text;
     expect(text).toMatch(/^# Session Latest chat \(s54\)/);
     expect(text).toContain('```\nquestion 54\n```');
+    expect(text).not.toContain('The log continues');
     await expect(client.readResource({ uri: 'memory://sessions/missing' })).rejects.toThrow(
       /SESSION_NOT_FOUND/,
     );
+  });
+});
+
+describe('a long session as a resource', () => {
+  it(`shows the first ${MCP_MAX_TRANSCRIPT_MESSAGES} messages and says where the log continues`, async () => {
+    const backend = simpleBackend({ capacity: 3000 });
+    const total = MCP_MAX_TRANSCRIPT_MESSAGES + 5;
+    const saved = await (
+      await backend.open('long')
+    ).save(Array.from({ length: total }, (_, i) => userMessage(`line ${i}`)));
+    const { client, close } = await connect(backend);
+    try {
+      const read = await client.readResource({ uri: 'memory://sessions/long' });
+      const text = (read.contents[0] as { text: string }).text;
+      const lastShown = saved.first! + MCP_MAX_TRANSCRIPT_MESSAGES - 1;
+      expect(text).toContain(`line ${MCP_MAX_TRANSCRIPT_MESSAGES - 1}\n`);
+      expect(text).not.toContain(`line ${MCP_MAX_TRANSCRIPT_MESSAGES}\n`);
+      expect(text).toContain(`The log continues after #${lastShown}: 5 more messages`);
+    } finally {
+      await close();
+      await backend.close();
+    }
   });
 });
 

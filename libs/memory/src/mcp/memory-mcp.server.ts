@@ -5,6 +5,8 @@ import {
   type ListResourcesResult,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { MAX_LIST_LIMIT, type MemoryBackend } from '../core/backend.interface';
 import type { CompactionResult } from '../core/compaction-job';
@@ -44,12 +46,29 @@ const MAX_PAGE_TOKEN_CHARS = 1024;
 const RESOURCES_PAGE_SIZE = 50;
 /** Log entries read per round trip while rendering a transcript. */
 const TRANSCRIPT_PAGE_SIZE = 500;
+/** Most log entries one transcript shows (the rest is a `read_messages` away). */
+export const MCP_MAX_TRANSCRIPT_MESSAGES = 2000;
+
+let version: string | undefined;
+
+/** `@agent-memory/memory`'s version, read once from its package.json (beside `src` and `dist`). */
+function packageVersion(): string {
+  if (version === undefined) {
+    try {
+      const manifest = readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8');
+      version = (JSON.parse(manifest) as { version?: string }).version ?? '0.0.0';
+    } catch {
+      version = '0.0.0';
+    }
+  }
+  return version;
+}
 
 /** Options of {@link createMemoryMcpServer}. */
 export interface MemoryMcpServerOptions {
   /** The server's name in the MCP handshake. Default `agent-memory`. */
   name?: string;
-  /** The server's version in the MCP handshake. Default the package's version line, `0.1.0`. */
+  /** The server's version in the MCP handshake. Default the package's version. */
   version?: string;
   /** Counts `get_context`'s tokens. Default: a new o200k_base `TokenCounter`. */
   tokenCounter?: TokenCounter;
@@ -263,7 +282,7 @@ export function createMemoryMcpServer(
   opts: MemoryMcpServerOptions = {},
 ): McpServer {
   const server = new McpServer(
-    { name: opts.name ?? 'agent-memory', version: opts.version ?? '0.1.0' },
+    { name: opts.name ?? 'agent-memory', version: opts.version ?? packageVersion() },
     { instructions: INSTRUCTIONS },
   );
   let counter = opts.tokenCounter;
@@ -342,17 +361,17 @@ export function createMemoryMcpServer(
   server.registerTool(
     'get_context',
     register('get_context', { readOnlyHint: true }),
-    ({ sessionId }) =>
+    ({ sessionId }, { signal }) =>
       run('get_context', { sessionId }, async () => {
-        const messages = await (await existing(sessionId)).retrieve();
-        return { messages, tokens: await tokens().countAsync(messages) };
+        const messages = await (await existing(sessionId)).retrieve(undefined, { signal });
+        return { messages, tokens: await tokens().countAsync(messages, { signal }) };
       }),
   );
 
   server.registerTool(
     'read_messages',
     register('read_messages', { readOnlyHint: true }),
-    ({ sessionId, after, limit }) =>
+    ({ sessionId, after, limit }, { signal }) =>
       run('read_messages', { sessionId }, async () => {
         checkLimit(limit, MAX_LIST_LIMIT);
         if (after !== undefined && !(Number.isSafeInteger(after) && after >= 0)) {
@@ -363,10 +382,10 @@ export function createMemoryMcpServer(
         }
         const pageSize = limit ?? MCP_DEFAULT_READ_LIMIT;
         const store = await existing(sessionId);
-        const read = await store.entries({
-          ...(after !== undefined ? { after } : {}),
-          limit: pageSize + 1,
-        });
+        const read = await store.entries(
+          { ...(after !== undefined ? { after } : {}), limit: pageSize + 1 },
+          { signal },
+        );
         const items: Entry[] = read.slice(0, pageSize);
         const next = read.length > pageSize ? items[items.length - 1]!.cursor : null;
         return { items, next };
@@ -398,7 +417,7 @@ export function createMemoryMcpServer(
   server.registerTool(
     'search_memory',
     register('search_memory', { readOnlyHint: true }),
-    ({ query, sessionId, resource, limit }) =>
+    ({ query, sessionId, resource, limit }, { signal }) =>
       run('search_memory', { sessionId, resource }, async () => {
         if (!hasRecall(backend)) {
           throw new MemoryMcpToolError(
@@ -410,11 +429,12 @@ export function createMemoryMcpServer(
         checkLength('resource', resource, MAX_RESOURCE_CHARS);
         checkLimit(limit, MCP_MAX_SEARCH_LIMIT);
         if (sessionId !== undefined) assertSessionId(sessionId);
-        const hits = await backend.search(query, {
+        const scope = {
           ...(sessionId !== undefined ? { sessionId } : {}),
           ...(resource !== undefined ? { resource } : {}),
           limit: limit ?? MCP_DEFAULT_SEARCH_LIMIT,
-        });
+        };
+        const hits = await backend.search(query, scope, { signal });
         return {
           hits: hits.map(({ sessionId, cursor, text, savedAt, score }) => ({
             sessionId,
@@ -462,16 +482,16 @@ export function createMemoryMcpServer(
     const store = await backend.open(sessionId);
     const { snapshot } = await store.loadSnapshot();
     const entries: Entry[] = [];
-    for (;;) {
+    while (entries.length < MCP_MAX_TRANSCRIPT_MESSAGES) {
       const after = entries.at(-1)?.cursor;
-      const page = await store.entries({
-        ...(after !== undefined ? { after } : {}),
-        limit: TRANSCRIPT_PAGE_SIZE,
-      });
+      const limit = Math.min(TRANSCRIPT_PAGE_SIZE, MCP_MAX_TRANSCRIPT_MESSAGES - entries.length);
+      const page = await store.entries({ ...(after !== undefined ? { after } : {}), limit });
       entries.push(...page);
-      if (page.length < TRANSCRIPT_PAGE_SIZE) break;
+      if (page.length < limit) break;
     }
-    return sessionTranscriptMarkdown(info, snapshot, entries);
+    const truncated =
+      entries.length === MCP_MAX_TRANSCRIPT_MESSAGES && info.stored > entries.length;
+    return sessionTranscriptMarkdown(info, snapshot, entries, truncated);
   }
 
   // The SDK's own `resources/list` asks a template for every resource at once; sessions are

@@ -35,13 +35,15 @@ function heading(message: Message, where: string): string {
 
 /**
  * A session as Markdown for the `memory://sessions/{sessionId}` resource: its counts and metadata,
- * the snapshot's summary and pinned messages, then the kept log with each message's cursor.
+ * the snapshot's summary and pinned messages, then the kept log with each message's cursor (when
+ * `truncated`, a closing line says where the log continues).
  * Message text is fenced, so nothing in it is read as Markdown.
  */
 export function sessionTranscriptMarkdown(
   info: SessionInfo,
   snapshot: StoredSnapshot | null,
   entries: readonly Entry[],
+  truncated = false,
 ): string {
   const out = [
     `# Session ${info.meta.title ? `${info.meta.title} (${info.id})` : info.id}`,
@@ -66,6 +68,13 @@ export function sessionTranscriptMarkdown(
     const at = entry.savedAt ? ` · ${entry.savedAt}` : '';
     out.push('', heading(entry.message, ` · #${entry.cursor}${at}${covered}`), '');
     out.push(messageBody(entry.message));
+  }
+  if (truncated) {
+    const last = entries.at(-1)?.cursor;
+    out.push(
+      '',
+      `*The log continues after #${last}: ${info.stored - entries.length} more messages (the tool read_messages with after ${last} reads them).*`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
