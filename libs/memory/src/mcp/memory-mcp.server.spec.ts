@@ -90,7 +90,11 @@ describe('createMemoryMcpServer over the in-process store', () => {
     };
     expect(messages.items.properties.role.enum).toEqual(['user', 'assistant', 'system']);
     expect(messages.description).toMatch(/oldest first/);
-    expect(append.annotations).toMatchObject({ readOnlyHint: false });
+    expect(append.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(tools.find((t) => t.name === 'compact_session')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     expect(tools.find((t) => t.name === 'get_context')!.annotations).toMatchObject({
       readOnlyHint: true,
     });

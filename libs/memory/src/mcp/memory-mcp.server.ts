@@ -336,18 +336,21 @@ export function createMemoryMcpServer(
     }
   }
 
-  const register = <Name extends MemoryMcpToolName>(
-    name: Name,
-    annotations: { readOnlyHint: boolean; idempotentHint?: boolean },
-  ) => ({
+  // Hints for clients: the reads change nothing; a compaction may drop the messages it covers
+  // (with `pruneCompacted`, the NATS default), so it is marked destructive.
+  const register = <Name extends MemoryMcpToolName>(name: Name) => ({
     ...DESCRIPTIONS[name],
     inputSchema: INPUTS[name],
-    annotations: { ...annotations, destructiveHint: false, openWorldHint: false },
+    annotations: {
+      readOnlyHint: !MEMORY_MCP_TOOLS[name].changes,
+      destructiveHint: name === 'compact_session',
+      openWorldHint: false,
+    },
   });
 
   server.registerTool(
     'list_sessions',
-    register('list_sessions', { readOnlyHint: true }),
+    register('list_sessions'),
     ({ search, resource, limit, after }) =>
       run('list_sessions', { resource }, async () => {
         checkLength('search', search, MAX_SEARCH_CHARS);
@@ -358,19 +361,16 @@ export function createMemoryMcpServer(
       }),
   );
 
-  server.registerTool(
-    'get_context',
-    register('get_context', { readOnlyHint: true }),
-    ({ sessionId }, { signal }) =>
-      run('get_context', { sessionId }, async () => {
-        const messages = await (await existing(sessionId)).retrieve(undefined, { signal });
-        return { messages, tokens: await tokens().countAsync(messages, { signal }) };
-      }),
+  server.registerTool('get_context', register('get_context'), ({ sessionId }, { signal }) =>
+    run('get_context', { sessionId }, async () => {
+      const messages = await (await existing(sessionId)).retrieve(undefined, { signal });
+      return { messages, tokens: await tokens().countAsync(messages, { signal }) };
+    }),
   );
 
   server.registerTool(
     'read_messages',
-    register('read_messages', { readOnlyHint: true }),
+    register('read_messages'),
     ({ sessionId, after, limit }, { signal }) =>
       run('read_messages', { sessionId }, async () => {
         checkLimit(limit, MAX_LIST_LIMIT);
@@ -394,7 +394,7 @@ export function createMemoryMcpServer(
 
   server.registerTool(
     'append_messages',
-    register('append_messages', { readOnlyHint: false }),
+    register('append_messages'),
     ({ sessionId, messages, idempotencyKey }) =>
       run('append_messages', { sessionId }, async () => {
         if (messages.length === 0 || messages.length > MCP_MAX_APPEND_MESSAGES) {
@@ -416,7 +416,7 @@ export function createMemoryMcpServer(
 
   server.registerTool(
     'search_memory',
-    register('search_memory', { readOnlyHint: true }),
+    register('search_memory'),
     ({ query, sessionId, resource, limit }, { signal }) =>
       run('search_memory', { sessionId, resource }, async () => {
         if (!hasRecall(backend)) {
@@ -449,7 +449,7 @@ export function createMemoryMcpServer(
 
   server.registerTool(
     'compact_session',
-    register('compact_session', { readOnlyHint: false, idempotentHint: true }),
+    register('compact_session'),
     ({ sessionId, force, dryRun }) =>
       run('compact_session', { sessionId }, async () => {
         await existing(sessionId);
