@@ -206,6 +206,11 @@ describe('/mcp behind the token gate, with roles and the audit log', () => {
         messages: [{ role: 'user', text: 'x' }],
       });
       expect(textOf(bad)).toMatch(/^INVALID_SESSION_ID: /);
+      const wrongType = await call(operator, 'append_messages', {
+        sessionId: 'shared',
+        messages: 'hello',
+      });
+      expect(textOf(wrongType)).toMatch(/^INVALID_ARGUMENTS: messages: /);
     } finally {
       await operator.close();
     }
@@ -237,6 +242,12 @@ describe('/mcp behind the token gate, with roles and the audit log', () => {
         sessionId: 'not valid',
         status: 400,
         code: 'INVALID_SESSION_ID',
+      }),
+      expect.objectContaining({
+        action: 'POST /mcp append_messages',
+        sessionId: 'shared',
+        status: 400,
+        code: 'INVALID_ARGUMENTS',
       }),
     ]);
   });

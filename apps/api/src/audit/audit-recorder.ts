@@ -25,6 +25,7 @@ const CLIENT_CLOSED_STATUS = 499;
 
 /** The status the REST route would have answered, for a tool call's error code. */
 function statusOfToolCode(code: string): number {
+  if (code === 'INVALID_ARGUMENTS') return 400;
   if (code === 'FORBIDDEN_ROLE') return 403;
   if (code === 'SESSION_NOT_FOUND') return 404;
   return MEMORY_ERROR_HTTP_STATUS[code as MemoryErrorCode] ?? 500;

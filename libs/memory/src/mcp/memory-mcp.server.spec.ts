@@ -190,6 +190,25 @@ describe('createMemoryMcpServer over the in-process store', () => {
     expect((await backend.list({})).items).toEqual([]);
   });
 
+  it('answers arguments of the wrong type INVALID_ARGUMENTS naming the field', async () => {
+    expect(errorText(await call(client, 'list_sessions', { limit: 'ten' }))).toMatch(
+      /^INVALID_ARGUMENTS: limit: .*number/,
+    );
+    expect(
+      errorText(
+        await call(client, 'append_messages', {
+          sessionId: 's',
+          messages: [{ role: 'tool', text: 'x' }],
+        }),
+      ),
+    ).toMatch(/^INVALID_ARGUMENTS: messages\.0\.role: /);
+    expect(errorText(await call(client, 'get_context', {}))).toMatch(
+      /^INVALID_ARGUMENTS: sessionId: /,
+    );
+    expect(await backend.inspect('s')).toBeNull();
+    await expect(call(client, 'no_such_tool', {})).rejects.toThrow(/no_such_tool not found/);
+  });
+
   it('search_memory without recall answers RECALL_NOT_CONFIGURED', async () => {
     expect(errorText(await call(client, 'search_memory', { query: 'table' }))).toMatch(
       /^RECALL_NOT_CONFIGURED: /,
@@ -302,6 +321,9 @@ describe('createMemoryMcpServer hooks', () => {
       expect(errorText(refused)).toBe('FORBIDDEN_ROLE: read-only token');
       expect(await backend.inspect('s')).toBeNull();
       await call(client, 'list_sessions', { resource: 'acme' });
+      // A call the schema refuses is still authorised first, and reported.
+      const badArgs = await call(client, 'compact_session', { sessionId: 7 });
+      expect(errorText(badArgs)).toMatch(/^FORBIDDEN_ROLE: /);
       expect(outcomes).toEqual([
         {
           tool: 'append_messages',
@@ -311,6 +333,13 @@ describe('createMemoryMcpServer hooks', () => {
           code: 'FORBIDDEN_ROLE',
         },
         { tool: 'list_sessions', changes: false, sessionId: null, resource: 'acme', code: null },
+        {
+          tool: 'compact_session',
+          changes: true,
+          sessionId: null,
+          resource: null,
+          code: 'FORBIDDEN_ROLE',
+        },
       ]);
     } finally {
       await close();

@@ -1,7 +1,13 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  CallToolRequestSchema,
+  ErrorCode,
   ListResourcesRequestSchema,
+  McpError,
   type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
   type ListResourcesResult,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -257,6 +263,21 @@ function asMessage(input: { role: 'user' | 'assistant' | 'system'; text: string 
   }
 }
 
+/** A tool's arguments once its input schema accepted them. */
+type ToolArgs<Name extends MemoryMcpToolName> = z.infer<z.ZodObject<(typeof INPUTS)[Name]>>;
+/** A tool handler: the SDK's request context carries the call's abort signal. */
+type ToolHandler<Name extends MemoryMcpToolName> = (
+  args: ToolArgs<Name>,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+) => Promise<CallToolResult>;
+
+/** What the schema check refused, field by field: `limit: Invalid input: expected number…`. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`)
+    .join('; ');
+}
+
 /** A tool's answer: the value as `structuredContent` and the same as JSON text. */
 function answer(value: object): CallToolResult {
   return {
@@ -272,9 +293,8 @@ function answer(value: object): CallToolResult {
  * session as the resource `memory://sessions/{sessionId}` (its transcript as Markdown, listed
  * newest first, 50 a page). Results come as `structuredContent` and as JSON text; a failure is a
  * result with `isError: true` whose text starts with the error's code (`INVALID_SESSION_ID: …`,
- * `SESSION_NOT_FOUND: …`, `RECALL_NOT_CONFIGURED: …`). Values are checked by the handlers, so
- * a bad id or limit gets its code; an argument of the wrong JSON type is refused by the SDK's
- * schema check (`Input validation error: …`). The caller connects it
+ * `SESSION_NOT_FOUND: …`, `RECALL_NOT_CONFIGURED: …`): values are checked by the handlers, and an
+ * argument of the wrong JSON type is `INVALID_ARGUMENTS: <field>: …`. The caller connects it
  * (`await server.connect(transport)`) and closes it; the backend stays the caller's.
  */
 export function createMemoryMcpServer(
@@ -308,7 +328,7 @@ export function createMemoryMcpServer(
   /** Runs one tool call: authorise, run, answer; every failure becomes an error result. */
   async function run(
     tool: MemoryMcpToolName,
-    args: { sessionId?: string; resource?: string },
+    args: { sessionId?: unknown; resource?: unknown },
     body: () => Promise<object>,
   ): Promise<CallToolResult> {
     const call: MemoryMcpToolCall = {
@@ -348,10 +368,9 @@ export function createMemoryMcpServer(
     },
   });
 
-  server.registerTool(
-    'list_sessions',
-    register('list_sessions'),
-    ({ search, resource, limit, after }) =>
+  /** Each tool's handler, on arguments that passed its input schema. */
+  const handlers: { [Name in MemoryMcpToolName]: ToolHandler<Name> } = {
+    list_sessions: ({ search, resource, limit, after }) =>
       run('list_sessions', { resource }, async () => {
         checkLength('search', search, MAX_SEARCH_CHARS);
         checkLength('resource', resource, MAX_RESOURCE_CHARS);
@@ -359,19 +378,12 @@ export function createMemoryMcpServer(
         checkLimit(limit, MAX_LIST_LIMIT);
         return backend.list({ search, resource, limit, after });
       }),
-  );
-
-  server.registerTool('get_context', register('get_context'), ({ sessionId }, { signal }) =>
-    run('get_context', { sessionId }, async () => {
-      const messages = await (await existing(sessionId)).retrieve(undefined, { signal });
-      return { messages, tokens: await tokens().countAsync(messages, { signal }) };
-    }),
-  );
-
-  server.registerTool(
-    'read_messages',
-    register('read_messages'),
-    ({ sessionId, after, limit }, { signal }) =>
+    get_context: ({ sessionId }, { signal }) =>
+      run('get_context', { sessionId }, async () => {
+        const messages = await (await existing(sessionId)).retrieve(undefined, { signal });
+        return { messages, tokens: await tokens().countAsync(messages, { signal }) };
+      }),
+    read_messages: ({ sessionId, after, limit }, { signal }) =>
       run('read_messages', { sessionId }, async () => {
         checkLimit(limit, MAX_LIST_LIMIT);
         if (after !== undefined && !(Number.isSafeInteger(after) && after >= 0)) {
@@ -390,12 +402,7 @@ export function createMemoryMcpServer(
         const next = read.length > pageSize ? items[items.length - 1]!.cursor : null;
         return { items, next };
       }),
-  );
-
-  server.registerTool(
-    'append_messages',
-    register('append_messages'),
-    ({ sessionId, messages, idempotencyKey }) =>
+    append_messages: ({ sessionId, messages, idempotencyKey }) =>
       run('append_messages', { sessionId }, async () => {
         if (messages.length === 0 || messages.length > MCP_MAX_APPEND_MESSAGES) {
           throw new InvalidMessageError(
@@ -412,12 +419,7 @@ export function createMemoryMcpServer(
         if (!result.replayed) opts.afterAppend?.(sessionId, result);
         return result;
       }),
-  );
-
-  server.registerTool(
-    'search_memory',
-    register('search_memory'),
-    ({ query, sessionId, resource, limit }, { signal }) =>
+    search_memory: ({ query, sessionId, resource, limit }, { signal }) =>
       run('search_memory', { sessionId, resource }, async () => {
         if (!hasRecall(backend)) {
           throw new MemoryMcpToolError(
@@ -445,17 +447,35 @@ export function createMemoryMcpServer(
           })),
         };
       }),
-  );
-
-  server.registerTool(
-    'compact_session',
-    register('compact_session'),
-    ({ sessionId, force, dryRun }) =>
+    compact_session: ({ sessionId, force, dryRun }) =>
       run('compact_session', { sessionId }, async () => {
         await existing(sessionId);
         return compact(sessionId, { force: force ?? false, dryRun: dryRun ?? false });
       }),
-  );
+  };
+
+  for (const name of Object.keys(handlers) as MemoryMcpToolName[]) {
+    server.registerTool(name, register(name), handlers[name] as never);
+  }
+
+  // The SDK's own `tools/call` answers arguments its schema check refuses with a text that names
+  // no code; this one runs the same check and answers them `INVALID_ARGUMENTS: <field>: …`
+  // through `run`, so they are authorised and reported like every other failure.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    if (!Object.hasOwn(handlers, name)) {
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    }
+    const tool = name as MemoryMcpToolName;
+    const raw = request.params.arguments ?? {};
+    const parsed = await z.object(INPUTS[tool]).safeParseAsync(raw);
+    if (!parsed.success) {
+      return run(tool, raw, () =>
+        Promise.reject(new MemoryMcpToolError('INVALID_ARGUMENTS', describeIssues(parsed.error))),
+      );
+    }
+    return (handlers[tool] as ToolHandler<MemoryMcpToolName>)(parsed.data as never, extra);
+  });
 
   server.registerResource(
     'session',
