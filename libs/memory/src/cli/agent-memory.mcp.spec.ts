@@ -4,6 +4,7 @@
  * the server's variables; what the tools write is in the store, what the store holds is in the
  * tools and resources, and stdout carries nothing but the protocol.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +17,11 @@ import {
   userMessage,
   type MemoryBackend,
 } from '@agent-memory/memory';
+import { natsBackend } from '@agent-memory/memory/nats';
 import { postgresBackend } from '@agent-memory/memory/postgres';
+import { TestBuckets } from '@agent-memory/test-support/nats';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
+import { testNatsUrl } from '@agent-memory/test-support/services';
 
 const REPO_ROOT = join(__dirname, '../../../..');
 const CLI = join(__dirname, 'agent-memory.ts');
@@ -53,11 +57,13 @@ const call = async (client: Client, name: string, args: Record<string, unknown>)
   (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 const schemas = new TestSchemas('mcpcli');
+const buckets = new TestBuckets('mcpcli');
 const root = mkdtempSync(join(tmpdir(), 'agent-memory-cli-mcp-'));
 const opened: MemoryBackend[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((backend) => backend.close()));
   await schemas.cleanup();
+  await buckets.cleanup();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -93,7 +99,7 @@ async function roundTrip(mcp: Session, seed: MemoryBackend): Promise<void> {
   expect(bad.isError).toBe(true);
   expect((bad.content[0] as { text: string }).text).toMatch(/^INVALID_SESSION_ID: /);
   expect(mcp.streamErrors).toEqual([]);
-  expect(mcp.stderr()).toMatch(/serving the (jsonfile|postgres) store over stdio/);
+  expect(mcp.stderr()).toMatch(/serving the (jsonfile|postgres|nats) store over stdio/);
 }
 
 it('serves a JSON-file folder chosen by --backend and --dir', async () => {
@@ -122,4 +128,64 @@ it('serves PostgreSQL chosen by the server variables', async () => {
   } finally {
     await mcp.close();
   }
+}, 60_000);
+
+it('serves a NATS bucket chosen by --backend, --nats-url and --bucket', async () => {
+  const bucket = buckets.next();
+  const seed = await natsBackend({ servers: testNatsUrl(), bucket });
+  opened.push(seed);
+  const mcp = await startMcp([
+    '--backend',
+    'nats',
+    '--nats-url',
+    testNatsUrl(),
+    '--bucket',
+    bucket,
+  ]);
+  try {
+    await roundTrip(mcp, seed);
+  } finally {
+    await mcp.close();
+  }
+}, 60_000);
+
+/** Runs the command with `input` on stdin, then closes stdin; resolves with its exit. */
+function runToExit(
+  args: string[],
+  input = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { DATABASE_URL: _, MEMORY_BACKEND: __, MEMORY_DIR: ___, ...env } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', CLI, 'mcp', ...args], {
+      cwd: REPO_ROOT,
+      env,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+it('answers on stdout only in protocol, and exits 0 once stdin closes, closing the store', async () => {
+  const ping = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`;
+  const run = await runToExit(['--backend', 'jsonfile', '--dir', join(root, 'exit')], ping);
+  expect(run.code).toBe(0);
+  expect(
+    run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown),
+  ).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  expect(run.stderr).toMatch(/stdin closed, closing the store/);
+}, 60_000);
+
+it('names what is missing and exits 2 without a store', async () => {
+  const run = await runToExit([]);
+  expect(run.code).toBe(2);
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toMatch(/no store: pass --backend jsonfile\|postgres\|nats/);
 }, 60_000);
