@@ -1,5 +1,6 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -56,6 +57,7 @@ const TRANSCRIPT_PAGE_SIZE = 500;
 export const MCP_MAX_TRANSCRIPT_MESSAGES = 2000;
 
 let version: string | undefined;
+let schemaValidator: AjvJsonSchemaValidator | undefined;
 
 /** `@agent-memory/memory`'s version, read once from its package.json (beside `src` and `dist`). */
 function packageVersion(): string {
@@ -303,7 +305,12 @@ export function createMemoryMcpServer(
 ): McpServer {
   const server = new McpServer(
     { name: opts.name ?? 'agent-memory', version: opts.version ?? packageVersion() },
-    { instructions: INSTRUCTIONS },
+    // One validator for every server of the process: each would otherwise build its own Ajv,
+    // a millisecond per server, which the admin server pays on every `/mcp` request.
+    {
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: (schemaValidator ??= new AjvJsonSchemaValidator()),
+    },
   );
   let counter = opts.tokenCounter;
   const tokens = () => (counter ??= new TokenCounter());
