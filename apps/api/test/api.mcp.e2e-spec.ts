@@ -6,11 +6,19 @@
  * ones too); the body bound; `search_memory` with and without recall.
  */
 import { createHash } from 'node:crypto';
+import {
+  Agent,
+  MCPServerStreamableHttp,
+  OpenAIProvider,
+  run,
+  setTracingDisabled,
+} from '@openai/agents';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MEMORY_BACKEND, type AuditEntry } from '@agent-memory/memory';
 import type { RecallBackend } from '@agent-memory/memory/rag';
+import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { AuditRecorder } from '../src/audit/audit-recorder';
 import { MAX_BODY_SIZE } from '../src/api.server';
 import {
@@ -19,6 +27,8 @@ import {
   useTestServer,
   type TestServer,
 } from './support/api-test-server';
+
+setTracingDisabled(true);
 
 const VIEWER = 'mcp-viewer-token-0123456789';
 const OPERATOR = 'mcp-operator-token-0123456789';
@@ -317,5 +327,72 @@ describe('/mcp search_memory with recall configured', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("an OpenAI Agents SDK loop over /mcp with a viewer's token", () => {
+  let api: TestServer;
+  let llm: FakeLlm;
+  let memory: MCPServerStreamableHttp;
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+    api = await startTestServer({
+      MEMORY_BACKEND: 'simple',
+      MEMORY_ADMIN_TOKENS: `reader viewer ${hashOf(VIEWER)}`,
+    });
+    memory = new MCPServerStreamableHttp({
+      name: 'memory',
+      url: new URL('/mcp', api.server.url).href,
+      requestInit: { headers: { Authorization: `Bearer ${VIEWER}` } },
+    });
+    await memory.connect();
+  });
+  afterAll(async () => {
+    await memory?.close();
+    await api?.dispose();
+    await llm?.close();
+  });
+
+  it('reads the context for the model, and its refused write comes back as FORBIDDEN_ROLE', async () => {
+    await api.append('desk.7', [
+      { role: 'user', parts: [{ type: 'text', text: 'Order #5512 is late' }] },
+    ]);
+    llm.replyWith({
+      toolCalls: [
+        {
+          id: 'c1',
+          type: 'function',
+          function: { name: 'get_context', arguments: '{"sessionId":"desk.7"}' },
+        },
+        {
+          id: 'c2',
+          type: 'function',
+          function: {
+            name: 'append_messages',
+            arguments: '{"sessionId":"desk.7","messages":[{"role":"assistant","text":"On it"}]}',
+          },
+        },
+      ],
+    });
+    llm.reply('Order #5512 is late; I could not note it (read-only access).');
+    const provider = new OpenAIProvider({ apiKey: 'k', baseURL: llm.baseUrl, useResponses: false });
+    const agent = new Agent({
+      name: 'Support',
+      instructions: 'Check the memory first.',
+      model: await provider.getModel('fake-model'),
+      mcpServers: [memory],
+    });
+
+    const result = await run(agent, 'What is going on at desk 7?');
+
+    expect(result.finalOutput).toMatch(/^Order #5512 is late/);
+    const toolMessages = llm.requests.at(-1)!.body.messages.filter((m) => m.role === 'tool');
+    const byCall = new Map(toolMessages.map((m) => [m.tool_call_id, JSON.stringify(m.content)]));
+    expect(byCall.get('c1')).toContain('Order #5512 is late');
+    expect(byCall.get('c2')).toContain('FORBIDDEN_ROLE: append_messages needs the operator role');
+    const detail = (await (await api.request('/api/sessions/desk.7')).json()) as {
+      messages: number;
+    };
+    expect(detail.messages).toBe(1);
   });
 });
