@@ -4,16 +4,15 @@
  * (an optional peer, loaded only by this entry point) for any transport; `agent-memory mcp` serves
  * it over stdio and the admin server at `/mcp` (see docs/mcp.md).
  */
+export { createMemoryMcpServer, type MemoryMcpServerOptions } from './memory-mcp.server';
 export {
-  createMemoryMcpServer,
   MCP_DEFAULT_READ_LIMIT,
   MCP_DEFAULT_SEARCH_LIMIT,
   MCP_MAX_APPEND_MESSAGES,
   MCP_MAX_QUERY_CHARS,
   MCP_MAX_SEARCH_LIMIT,
   MCP_MAX_TRANSCRIPT_MESSAGES,
-  type MemoryMcpServerOptions,
-} from './memory-mcp.server';
+} from './memory-mcp.limits';
 export {
   MEMORY_MCP_TOOLS,
   type MemoryMcpToolCall,

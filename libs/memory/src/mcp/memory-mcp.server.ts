@@ -12,15 +12,12 @@ import {
   type ListResourcesResult,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { MAX_LIST_LIMIT, type MemoryBackend } from '../core/backend.interface';
 import type { CompactionResult } from '../core/compaction-job';
 import { DEFAULT_COMPACTION_THRESHOLD_TOKENS } from '../core/defaults';
 import { InvalidMessageError, InvalidQueryError } from '../core/errors';
 import type { Entry, SaveResult, SessionStore } from '../core/memory.interface';
-import { assistantMessage, systemMessage, userMessage, type Message } from '../core/message';
 import { assertSessionId } from '../core/session-id';
 import { ExtractiveSummarizer } from '../compaction/extractive.summarizer';
 import { SummaryCompactor } from '../compaction/summary-compactor';
@@ -33,44 +30,34 @@ import {
   type MemoryMcpToolName,
   type MemoryMcpToolOutcome,
 } from './memory-mcp.tools';
+import {
+  asMessage,
+  checkLength,
+  checkLimit,
+  DESCRIPTIONS,
+  describeIssues,
+  INPUTS,
+  INSTRUCTIONS,
+  type ToolArgs,
+} from './memory-mcp.inputs';
+import {
+  MCP_DEFAULT_READ_LIMIT,
+  MCP_DEFAULT_SEARCH_LIMIT,
+  MCP_MAX_APPEND_MESSAGES,
+  MCP_MAX_PAGE_TOKEN_CHARS,
+  MCP_MAX_QUERY_CHARS,
+  MCP_MAX_RESOURCE_CHARS,
+  MCP_MAX_SEARCH_CHARS,
+  MCP_MAX_SEARCH_LIMIT,
+  MCP_MAX_TRANSCRIPT_MESSAGES,
+  MCP_RESOURCES_PAGE_SIZE,
+  MCP_TRANSCRIPT_PAGE_SIZE,
+} from './memory-mcp.limits';
+import { packageVersion } from './package-version';
 import { sessionTranscriptMarkdown } from './session-transcript.markdown';
 
-/** Most messages one `append_messages` call saves. */
-export const MCP_MAX_APPEND_MESSAGES = 500;
-/** Default page of `read_messages` (at most `MAX_LIST_LIMIT`). */
-export const MCP_DEFAULT_READ_LIMIT = 100;
-/** Default number of `search_memory` hits. */
-export const MCP_DEFAULT_SEARCH_LIMIT = 5;
-/** Largest number of `search_memory` hits. */
-export const MCP_MAX_SEARCH_LIMIT = 50;
-/** Longest `search_memory` query (characters). */
-export const MCP_MAX_QUERY_CHARS = 4000;
-/** Longest `list_sessions` `search`, `resource` and `after` values (characters). */
-const MAX_SEARCH_CHARS = 256;
-const MAX_RESOURCE_CHARS = 4096;
-const MAX_PAGE_TOKEN_CHARS = 1024;
-/** Sessions per `resources/list` page. */
-const RESOURCES_PAGE_SIZE = 50;
-/** Log entries read per round trip while rendering a transcript. */
-const TRANSCRIPT_PAGE_SIZE = 500;
-/** Most log entries one transcript shows (the rest is a `read_messages` away). */
-export const MCP_MAX_TRANSCRIPT_MESSAGES = 2000;
-
-let version: string | undefined;
+/** One JSON Schema validator for every server of the process (see `createMemoryMcpServer`). */
 let schemaValidator: AjvJsonSchemaValidator | undefined;
-
-/** `@agent-memory/memory`'s version, read once from its package.json (beside `src` and `dist`). */
-function packageVersion(): string {
-  if (version === undefined) {
-    try {
-      const manifest = readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8');
-      version = (JSON.parse(manifest) as { version?: string }).version ?? '0.0.0';
-    } catch {
-      version = '0.0.0';
-    }
-  }
-  return version;
-}
 
 /** Options of {@link createMemoryMcpServer}. */
 export interface MemoryMcpServerOptions {
@@ -108,177 +95,15 @@ export interface MemoryMcpServerOptions {
   afterAppend?: (sessionId: string, result: SaveResult) => void;
 }
 
-const INSTRUCTIONS = `Conversation memory of LLM agents, one session per conversation.
-list_sessions finds sessions; get_context shows what the agent will see next turn (summary, pinned
-messages, recent messages) with its token count; read_messages pages through the stored log by
-cursor; search_memory finds earlier messages by meaning; append_messages records messages;
-compact_session summarises older messages when the context is large. A failed call's text starts
-with an error code such as SESSION_NOT_FOUND or INVALID_SESSION_ID.`;
-
-const sessionIdInput = z
-  .string()
-  .describe(
-    'Session id: 1-128 characters, letters, digits, "_", "=", "-", in dot-separated tokens (as list_sessions shows it)',
-  );
-
-/** The tools' input shapes: the SDK turns them into the JSON Schema clients see. */
-const INPUTS = {
-  list_sessions: {
-    search: z
-      .string()
-      .optional()
-      .describe('Case-insensitive text to find in the session id or its title'),
-    resource: z
-      .string()
-      .optional()
-      .describe('Only the sessions of this resource (the user, customer or tenant they belong to)'),
-    limit: z
-      .number()
-      .int()
-      .optional()
-      .describe(`Sessions per page, 1 to ${MAX_LIST_LIMIT}; default 50`),
-    after: z
-      .string()
-      .optional()
-      .describe('The `next` token of the previous page, to read the page after it'),
-  },
-  get_context: { sessionId: sessionIdInput },
-  read_messages: {
-    sessionId: sessionIdInput,
-    after: z
-      .number()
-      .int()
-      .optional()
-      .describe(
-        'Read the messages after this cursor (the `next` of the previous page); default from the start',
-      ),
-    limit: z
-      .number()
-      .int()
-      .optional()
-      .describe(`Messages per page, 1 to ${MAX_LIST_LIMIT}; default ${MCP_DEFAULT_READ_LIMIT}`),
-  },
-  append_messages: {
-    sessionId: sessionIdInput.describe(
-      'Session to append to (a new id starts a session); 1-128 characters, letters, digits, "_", "=", "-", dot-separated',
-    ),
-    messages: z
-      .array(
-        z.object({
-          role: z.enum(['user', 'assistant', 'system']).describe('Who said it'),
-          text: z.string().describe('The message text'),
-        }),
-      )
-      .describe(
-        `The messages to append, oldest first (1 to ${MCP_MAX_APPEND_MESSAGES}), saved as one batch`,
-      ),
-    idempotencyKey: z
-      .string()
-      .optional()
-      .describe(
-        'Any unique string (a UUID): a retry with the same key stores nothing twice and returns the first result',
-      ),
-  },
-  search_memory: {
-    query: z.string().describe('What to look for, in natural language'),
-    sessionId: sessionIdInput.optional().describe('Search only this session'),
-    resource: z
-      .string()
-      .optional()
-      .describe('Search only the sessions of this resource (user, customer, tenant)'),
-    limit: z
-      .number()
-      .int()
-      .optional()
-      .describe(`Most hits, 1 to ${MCP_MAX_SEARCH_LIMIT}; default ${MCP_DEFAULT_SEARCH_LIMIT}`),
-  },
-  compact_session: {
-    sessionId: sessionIdInput,
-    force: z
-      .boolean()
-      .optional()
-      .describe('Summarise even when the context is below the compaction threshold'),
-    dryRun: z
-      .boolean()
-      .optional()
-      .describe('Work out what would be summarised and report it, saving nothing'),
-  },
-} as const;
-
-const DESCRIPTIONS: Record<MemoryMcpToolName, { title: string; description: string }> = {
-  list_sessions: {
-    title: 'List sessions',
-    description:
-      'Lists conversation sessions, most recently updated first, with their message counts, metadata and snapshot state. Returns { items, next }; pass `next` as `after` for the next page (null on the last).',
-  },
-  get_context: {
-    title: 'Get context',
-    description:
-      "What the agent will see on the session's next turn: the summary of older messages, pinned messages and the recent messages, with the context's size in tokens. Returns { messages, tokens }.",
-  },
-  read_messages: {
-    title: 'Read messages',
-    description:
-      "Pages through a session's stored log, oldest first, each message with its cursor and save time. Returns { items, next }; pass `next` as `after` for the next page (null on the last).",
-  },
-  append_messages: {
-    title: 'Append messages',
-    description:
-      'Appends text messages to a session as one batch (all or nothing), starting the session if it is new. Returns { first, last, replayed }: the cursors of the first and last message saved.',
-  },
-  search_memory: {
-    title: 'Search memory',
-    description:
-      'Finds earlier messages by meaning (semantic recall) in one session, the sessions of one resource, or every session, best match first. Returns { hits: [{ sessionId, cursor, text, savedAt, score }] }.',
-  },
-  compact_session: {
-    title: 'Compact session',
-    description:
-      "Summarises a session's older messages into a snapshot so its context shrinks (only when the context reaches the threshold, unless `force`). Returns { compacted, reason?, upTo?, tokensBefore, tokensAfter, snapshot? }.",
-  },
-};
-
 function sessionNotFound(sessionId: string): MemoryMcpToolError {
   return new MemoryMcpToolError('SESSION_NOT_FOUND', `session "${sessionId}" does not exist`);
 }
 
-function checkLength(field: string, value: string | undefined, max: number): void {
-  if (value !== undefined && value.length > max) {
-    throw new InvalidQueryError(field, `at most ${max} characters, got ${value.length}`);
-  }
-}
-
-function checkLimit(value: number | undefined, max: number): void {
-  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1 && value <= max)) {
-    throw new InvalidQueryError('limit', `must be a whole number from 1 to ${max}, got ${value}`);
-  }
-}
-
-function asMessage(input: { role: 'user' | 'assistant' | 'system'; text: string }): Message {
-  switch (input.role) {
-    case 'user':
-      return userMessage(input.text);
-    case 'assistant':
-      return assistantMessage(input.text);
-    case 'system':
-      return systemMessage(input.text);
-  }
-}
-
-/** A tool's arguments once its input schema accepted them. */
-type ToolArgs<Name extends MemoryMcpToolName> = z.infer<z.ZodObject<(typeof INPUTS)[Name]>>;
 /** A tool handler: the SDK's request context carries the call's abort signal. */
 type ToolHandler<Name extends MemoryMcpToolName> = (
   args: ToolArgs<Name>,
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
 ) => Promise<CallToolResult>;
-
-/** What the schema check refused, field by field: `limit: Invalid input: expected number…`. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`)
-    .join('; ');
-}
 
 /** A tool's answer: the value as `structuredContent` and the same as JSON text. */
 function answer(value: object): CallToolResult {
@@ -379,9 +204,9 @@ export function createMemoryMcpServer(
   const handlers: { [Name in MemoryMcpToolName]: ToolHandler<Name> } = {
     list_sessions: ({ search, resource, limit, after }) =>
       run('list_sessions', { resource }, async () => {
-        checkLength('search', search, MAX_SEARCH_CHARS);
-        checkLength('resource', resource, MAX_RESOURCE_CHARS);
-        checkLength('after', after, MAX_PAGE_TOKEN_CHARS);
+        checkLength('search', search, MCP_MAX_SEARCH_CHARS);
+        checkLength('resource', resource, MCP_MAX_RESOURCE_CHARS);
+        checkLength('after', after, MCP_MAX_PAGE_TOKEN_CHARS);
         checkLimit(limit, MAX_LIST_LIMIT);
         return backend.list({ search, resource, limit, after });
       }),
@@ -435,7 +260,7 @@ export function createMemoryMcpServer(
           );
         }
         checkLength('query', query, MCP_MAX_QUERY_CHARS);
-        checkLength('resource', resource, MAX_RESOURCE_CHARS);
+        checkLength('resource', resource, MCP_MAX_RESOURCE_CHARS);
         checkLimit(limit, MCP_MAX_SEARCH_LIMIT);
         if (sessionId !== undefined) assertSessionId(sessionId);
         const scope = {
@@ -511,7 +336,10 @@ export function createMemoryMcpServer(
     const entries: Entry[] = [];
     while (entries.length < MCP_MAX_TRANSCRIPT_MESSAGES) {
       const after = entries.at(-1)?.cursor;
-      const limit = Math.min(TRANSCRIPT_PAGE_SIZE, MCP_MAX_TRANSCRIPT_MESSAGES - entries.length);
+      const limit = Math.min(
+        MCP_TRANSCRIPT_PAGE_SIZE,
+        MCP_MAX_TRANSCRIPT_MESSAGES - entries.length,
+      );
       const page = await store.entries({ ...(after !== undefined ? { after } : {}), limit });
       entries.push(...page);
       if (page.length < limit) break;
@@ -527,7 +355,7 @@ export function createMemoryMcpServer(
     ListResourcesRequestSchema,
     async (request): Promise<ListResourcesResult> => {
       const page = await backend.list({
-        limit: RESOURCES_PAGE_SIZE,
+        limit: MCP_RESOURCES_PAGE_SIZE,
         ...(request.params?.cursor ? { after: request.params.cursor } : {}),
       });
       return {
