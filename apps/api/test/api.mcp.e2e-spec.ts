@@ -178,6 +178,31 @@ describe('/mcp behind the token gate, with roles and the audit log', () => {
     expect(await api.server.app.get<RecallBackend>(MEMORY_BACKEND).inspect('big')).toBeNull();
   });
 
+  it('answers a body of another content type 415, storing nothing', async () => {
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'append_messages',
+        arguments: { sessionId: 'seq', messages: [{ role: 'user', text: 'x'.repeat(5_000_000) }] },
+      },
+    });
+    for (const type of ['application/json-seq', 'text/plain']) {
+      const res = await fetch(`${api.server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${OPERATOR}`,
+          'content-type': type,
+          accept: 'application/json, text/event-stream',
+        },
+        body: call,
+      });
+      expect(res.status).toBe(415);
+    }
+    expect(await api.server.app.get<RecallBackend>(MEMORY_BACKEND).inspect('seq')).toBeNull();
+  });
+
   it('lets a viewer read and refuses its writes with FORBIDDEN_ROLE, storing nothing, recorded', async () => {
     await api.append('shared', [{ role: 'user', parts: [{ type: 'text', text: 'hello' }] }]);
     const viewer = await mcpClient(api, VIEWER);

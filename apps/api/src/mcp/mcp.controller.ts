@@ -7,19 +7,9 @@ import { requestIdentity } from '../auth/request-identity';
 import { McpHttpService } from './mcp-http.service';
 import { MCP_PATH } from './mcp.constants';
 
-/** JSON-RPC's answer to a method the stateless endpoint does not serve. */
-function methodNotAllowed(res: Response): void {
-  res
-    .status(405)
-    .setHeader('Allow', 'POST')
-    .json({
-      jsonrpc: '2.0',
-      error: {
-        code: -32000,
-        message: 'Method not allowed: this MCP endpoint is stateless, POST only',
-      },
-      id: null,
-    });
+/** A JSON-RPC error answer with HTTP status `status`, as the SDK's transport answers its own. */
+function jsonRpcError(res: Response, status: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
 
 /**
@@ -43,11 +33,21 @@ export class McpController {
       'A JSON-RPC message of the Model Context Protocol (initialize, tools/list, tools/call, resources/list, resources/read); see docs/mcp.md',
   })
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
+    // Every body the SDK sees went through the server's bounded JSON parser; one it left unread
+    // (another content type) is refused here, whatever checks the installed SDK makes itself.
+    const hasBody =
+      req.headers['transfer-encoding'] !== undefined ||
+      Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody && req.body === undefined) {
+      jsonRpcError(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
+      return;
+    }
     await this.mcp.handle(req, res, requestIdentity(req)!);
   }
 
   @Get()
   get(@Res() res: Response): void {
-    methodNotAllowed(res);
+    res.setHeader('Allow', 'POST');
+    jsonRpcError(res, 405, 'Method not allowed: this MCP endpoint is stateless, POST only');
   }
 }
