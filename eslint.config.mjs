@@ -55,9 +55,10 @@ const LAYERS = {
   'ai-sdk': ['core'],
   langchain: ['core'],
   'openai-agents': ['core'],
+  mcp: ['core', 'tokens', 'compaction', 'rag'],
   transfer: ['core'],
   retention: ['core', 'compaction'],
-  cli: ['core', 'postgres', 'jsonfile', 'nats', 'transfer'],
+  cli: ['core', 'postgres', 'jsonfile', 'nats', 'transfer', 'mcp'],
   nest: ['core', 'tokens', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
 };

@@ -135,6 +135,7 @@ describe('documentation samples', () => {
         'README.md',
         'docs/agent-sdks.md',
         'docs/architecture.md',
+        'docs/mcp.md',
         'docs/operations.md',
         'docs/recall.md',
         'docs/testing.md',

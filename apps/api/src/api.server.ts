@@ -23,6 +23,7 @@ import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';
 import { securityHeaders } from './security/security-headers';
+import { MCP_PATH } from './mcp/mcp.constants';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_SIZE = '4mb';
@@ -95,12 +96,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const audit = app.get(AuditRecorder);
   app.use(
     adminAuthGate(tokens, app.get(FailedAuthLimiter), {
-      protectedPrefixes: ['/api', '/metrics'],
+      protectedPrefixes: ['/api', '/metrics', MCP_PATH],
       openPrefixes: [...OPEN_API_PATHS],
       routes: app.get(RouteRoleTable),
-      // Every change that reaches a route is audited, refused or not; reads are not.
+      // Every change that reaches a route is audited, refused or not; reads are not. An MCP
+      // request is audited per tool call that changes data (McpHttpService), not per POST.
       onRouteReached: (req, res, decision) => {
-        if (isChangeMethod(req.method)) audit.watch(req, res, decision);
+        if (isChangeMethod(req.method) && decision.route.pattern !== MCP_PATH) {
+          audit.watch(req, res, decision);
+        }
       },
     }),
   );

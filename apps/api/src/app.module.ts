@@ -35,6 +35,8 @@ import { MetricsController } from './metrics/metrics.controller';
 import { MetricsPortServer } from './metrics/metrics-port.server';
 import { ScrapeTimeMetrics } from './metrics/scrape-time-metrics';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
+import { McpController } from './mcp/mcp.controller';
+import { McpHttpService } from './mcp/mcp-http.service';
 import { RecallController } from './recall/recall.controller';
 import { RecallService } from './recall/recall.service';
 import { RetentionController } from './retention/retention.controller';
@@ -95,6 +97,7 @@ export class AppModule {
       SessionViewsService,
       CompactionJobsService,
       RecallService,
+      McpHttpService,
       RetentionService,
       ResourcesService,
       { provide: TokenCounter, useFactory: () => new TokenCounter() },
@@ -124,6 +127,7 @@ export class AppModule {
         MetricsController,
         AuditController,
         TransferController,
+        McpController,
       ],
       providers,
     };

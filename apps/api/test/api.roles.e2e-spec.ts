@@ -215,6 +215,8 @@ describe('named tokens and roles', () => {
       'POST /api/sessions/:id/clear',
       'POST /api/sessions/:id/compact',
       'POST /api/sessions/:id/messages',
+      // Any token may speak MCP; each tool checks the role (api.mcp.e2e-spec.ts).
+      'POST /mcp',
     ]);
     // Each admin-only change route refuses an operator, whatever route a later change adds.
     for (const route of changes.filter((r) => r.role === 'admin')) {

@@ -65,6 +65,19 @@ describe('entry points', () => {
     ).toEqual([]);
   }, 60_000);
 
+  it('the MCP SDK loads only with /mcp', () => {
+    const MCP = ['@modelcontextprotocol/sdk', 'zod'];
+    expect(packagesLoadedBy('./libs/memory/src/index.ts').filter((n) => MCP.includes(n))).toEqual(
+      [],
+    );
+    expect(
+      packagesLoadedBy('./libs/memory/src/rag/index.ts').filter((n) => MCP.includes(n)),
+    ).toEqual([]);
+    const mcp = packagesLoadedBy('./libs/memory/src/mcp/index.ts');
+    expect(mcp).toContain('@modelcontextprotocol/sdk');
+    expect(mcp.filter((n) => ['pg', 'typeorm', 'nats'].includes(n))).toEqual([]);
+  }, 60_000);
+
   it("the package's exports map names every entry point's source folder", () => {
     const manifest = JSON.parse(
       readFileSync(join(REPO_ROOT, 'libs/memory/package.json'), 'utf8'),
@@ -83,6 +96,7 @@ describe('entry points', () => {
         './openai',
         './langchain',
         './openai-agents',
+        './mcp',
       ].sort(),
     );
     for (const [key, target] of entries) {

@@ -16,6 +16,7 @@ const ENTRY_POINTS = [
     'ai-sdk',
     'openai',
     'openai-agents',
+    'mcp',
   ].map((d) => `${d}/index.ts`),
 ];
 

@@ -1,9 +1,16 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AuditLog, NewAuditEntry } from '@agent-memory/memory';
+import {
+  MEMORY_ERROR_HTTP_STATUS,
+  type AuditLog,
+  type MemoryErrorCode,
+  type NewAuditEntry,
+} from '@agent-memory/memory';
+import type { MemoryMcpToolOutcome } from '@agent-memory/memory/mcp';
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
 import type { GateDecision } from '../auth/admin-auth.middleware';
+import type { TokenIdentity } from '../auth/admin-tokens';
 import { MemoryMetrics } from '../metrics/memory-metrics';
 import { AUDIT_LOG } from './audit.tokens';
 
@@ -15,6 +22,14 @@ const SHUTDOWN_FLUSH_MS = 5_000;
 
 /** The status recorded for a request whose client went away before the answer was sent. */
 const CLIENT_CLOSED_STATUS = 499;
+
+/** The status the REST route would have answered, for a tool call's error code. */
+function statusOfToolCode(code: string): number {
+  if (code === 'INVALID_ARGUMENTS') return 400;
+  if (code === 'FORBIDDEN_ROLE') return 403;
+  if (code === 'SESSION_NOT_FOUND') return 404;
+  return MEMORY_ERROR_HTTP_STATUS[code as MemoryErrorCode] ?? 500;
+}
 
 /**
  * Records every change request that reached a route (allowed or refused by its role) in the
@@ -65,6 +80,23 @@ export class AuditRecorder implements OnModuleDestroy {
         status: finished ? res.statusCode : CLIENT_CLOSED_STATUS,
         code: finished ? code : 'CLIENT_CLOSED',
       });
+    });
+  }
+
+  /**
+   * Records a call of an MCP tool that changes data (`/mcp`), refused or not, as a route's change
+   * is recorded: action `POST /mcp <tool>`, the call's session or resource, and the status the
+   * matching REST route would have answered (200 when it succeeded).
+   */
+  recordToolCall(identity: TokenIdentity, outcome: MemoryMcpToolOutcome): void {
+    this.record({
+      at: new Date().toISOString(),
+      actor: { name: identity.name, role: identity.role },
+      action: `POST /mcp ${outcome.tool}`,
+      sessionId: outcome.sessionId,
+      resource: outcome.resource,
+      status: outcome.code === null ? 200 : statusOfToolCode(outcome.code),
+      code: outcome.code,
     });
   }
 

@@ -7,13 +7,15 @@
  *   agent-memory status  [--url <postgres://…>] [--table <name|schema.name>]
  *   agent-memory export  [store flags] [--resource <name>]  > sessions.jsonl
  *   agent-memory import  [store flags]                      < sessions.jsonl
+ *   agent-memory mcp     [store flags]                      (MCP server over stdio)
  *
  * `--url` defaults to DATABASE_URL, `--table` to MEMORY_PG_TABLE, else `conversation_memory`.
  * `migrate` applies the pending memory migrations (idempotent; several at once wait on an advisory
  * lock) and exits 0. `status` says whether migrations are pending and what is missing, and
  * exits 0 when the store can serve, 3 when migrations are pending. `export` writes every session
  * as JSON Lines on stdout, `import` reads them from stdin and prints `{"imported","skipped"}`
- * (see docs/operations.md, "Move between stores"); the store is chosen by `--backend`, `--dir`,
+ * (see docs/operations.md, "Move between stores"); `mcp` serves the store to MCP clients over
+ * stdio until stdin closes (docs/mcp.md); the store is chosen by `--backend`, `--dir`,
  * `--url`, `--table`, `--nats-url`, `--bucket`, each defaulting to the server's variable. Bad
  * usage exits 2, a failure 1.
  */
@@ -25,13 +27,15 @@ import { MemoryMigrationDataSource } from '../postgres/migrations/memory-migrati
 import { UsageError } from './cli-usage.error';
 import { chooseTransferBackend, type TransferBackendChoice } from './transfer-backend';
 import { runExport, runImport } from './transfer-commands';
+import { runMcp } from './mcp-command';
 
 const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--table <name|schema.name>]
        agent-memory export [store] [--resource <name>]   (JSON Lines on stdout)
        agent-memory import [store]                       (JSON Lines from stdin)
+       agent-memory mcp [store]                          (MCP server over stdio)
   --url       the PostgreSQL database (default: DATABASE_URL)
   --table     the messages table, name or schema.name (default: MEMORY_PG_TABLE, else ${DEFAULT_MEMORY_TABLE})
- store (export, import):
+ store (export, import, mcp):
   --backend   jsonfile, postgres or nats (default: MEMORY_BACKEND, else postgres when a URL is set)
   --dir       the jsonfile folder (default: MEMORY_DIR)
   --nats-url  the NATS server (default: NATS_URL)
@@ -41,9 +45,10 @@ const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--
 type Invocation =
   | { command: 'migrate' | 'status'; url: string; table: string | undefined }
   | { command: 'export'; store: TransferBackendChoice; resource: string | undefined }
-  | { command: 'import'; store: TransferBackendChoice };
+  | { command: 'import'; store: TransferBackendChoice }
+  | { command: 'mcp'; store: TransferBackendChoice };
 
-const COMMANDS = ['migrate', 'status', 'export', 'import'] as const;
+const COMMANDS = ['migrate', 'status', 'export', 'import', 'mcp'] as const;
 const isCommand = (name: string | undefined): name is Invocation['command'] =>
   (COMMANDS as readonly (string | undefined)[]).includes(name);
 
@@ -68,9 +73,9 @@ function parse(argv: string[]): Invocation | 'help' {
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-  if (command === 'export' || command === 'import') {
+  if (command === 'export' || command === 'import' || command === 'mcp') {
     const store = chooseTransferBackend(values, process.env);
-    if (command === 'import') {
+    if (command === 'import' || command === 'mcp') {
       if (values.resource !== undefined) throw new UsageError('--resource is for export only');
       return { command, store };
     }
@@ -86,6 +91,10 @@ function parse(argv: string[]): Invocation | 'help' {
 async function run(invocation: Invocation): Promise<number> {
   if (invocation.command === 'export') {
     await runExport(invocation.store, invocation.resource);
+    return 0;
+  }
+  if (invocation.command === 'mcp') {
+    await runMcp(invocation.store);
     return 0;
   }
   if (invocation.command === 'import') {

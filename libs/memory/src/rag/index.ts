@@ -34,6 +34,8 @@ export {
   type RecallResult,
   type RecalledRange,
   type RecalledMessage,
+  type RecallSearchHit,
+  type RecallSearchScope,
 } from './recall.engine';
 export { Rag, type RagDocument, type RagHit, type RagOptions } from './rag';
 export { chunkText } from './text-chunker';

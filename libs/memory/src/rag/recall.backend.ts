@@ -6,7 +6,12 @@ import {
 } from '../core/backend.interface';
 import type { CallOptions, SessionStore } from '../core/memory.interface';
 import type { Message } from '../core/message';
-import { RecallEngine, type RecallResult } from './recall.engine';
+import {
+  RecallEngine,
+  type RecallResult,
+  type RecallSearchHit,
+  type RecallSearchScope,
+} from './recall.engine';
 import { RecallIndexer } from './recall.indexer';
 import type { RecallOptions } from './recall-options.interface';
 import { resolveRecallOptions } from './recall-options.validation';
@@ -15,6 +20,12 @@ import { resolveRecallOptions } from './recall-options.validation';
 export interface RecallBackend extends MemoryBackend {
   /** What recall would add to `retrieve(query)` for the session (for the admin API). */
   recall(sessionId: string, query: string, opts?: CallOptions): Promise<RecallResult>;
+  /**
+   * The indexed messages nearest to `query` in one session, the sessions of one resource, or
+   * every session (neither given), best first (for search tools such as the MCP server's).
+   * @throws EmbeddingFailedError when the query's embedding fails or passes `queryTimeoutMs`.
+   */
+  search(query: string, scope: RecallSearchScope, opts?: CallOptions): Promise<RecallSearchHit[]>;
   /** The background indexer: `whenIdle()` resolves once every save so far is embedded. */
   readonly recallIndexer: RecallIndexer;
 }
@@ -108,6 +119,9 @@ export function withRecall(backend: MemoryBackend, options: RecallOptions): Reca
         case 'recall':
           return async (sessionId: string, query: string, opts?: CallOptions) =>
             engine.recall(sessionId, await target.open(sessionId), query, opts);
+        case 'search':
+          return (query: string, scope: RecallSearchScope, opts?: CallOptions) =>
+            engine.search(query, scope, opts);
         case 'recallIndexer':
           return indexer;
         default: {

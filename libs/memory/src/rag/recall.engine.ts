@@ -32,6 +32,28 @@ export interface RecallResult {
   message: Message | null;
 }
 
+/** One message `RecallBackend.search` found. */
+export interface RecallSearchHit {
+  sessionId: string;
+  cursor: Cursor;
+  role: Role;
+  /** The text that was embedded (at most `MAX_PAYLOAD_TEXT_CHARS` characters of it). */
+  text: string;
+  /** ISO time its batch was saved; absent when the store does not know it. */
+  savedAt?: string;
+  /** Cosine similarity to the query, in [-1, 1]; higher is closer. */
+  score: number;
+}
+
+/** Where `RecallBackend.search` looks: one session, the sessions of one resource, or (neither) all. */
+export interface RecallSearchScope {
+  sessionId?: string;
+  /** The resource as recall recorded it (the sessions' `resourceMetaKey` meta, `resource` by default). */
+  resource?: string;
+  /** Most hits returned. */
+  limit: number;
+}
+
 /** The first line of the recall system message. */
 export const RECALL_HEADER =
   'Recalled from earlier conversation (older messages that may help with the latest request):';
@@ -103,6 +125,39 @@ export class RecallEngine {
     );
   }
 
+  /**
+   * The indexed messages nearest to `query` in `scope`, best first, whatever the sessions' contexts
+   * hold now (`minScore` applies; a blank query finds nothing).
+   * @throws EmbeddingFailedError when the query's embedding fails or passes `queryTimeoutMs`.
+   */
+  async search(
+    query: string,
+    scope: RecallSearchScope,
+    opts?: CallOptions,
+  ): Promise<RecallSearchHit[]> {
+    if (!query.trim()) return [];
+    const filter: VectorFilter = {};
+    if (scope.sessionId !== undefined) filter.session = scope.sessionId;
+    if (scope.resource !== undefined) filter.resource = scope.resource;
+    const vector = await this.embedQuery(scope.sessionId ?? null, query, opts?.signal);
+    const { minScore } = this.options;
+    const hits: RecallSearchHit[] = [];
+    for (const hit of await this.options.store.query(vector, scope.limit, filter)) {
+      const payload = asMessagePayload(hit.payload);
+      if (!payload || hit.session === null || hit.cursor === null) continue;
+      if (minScore !== null && hit.score < minScore) continue;
+      hits.push({
+        sessionId: hit.session,
+        cursor: hit.cursor,
+        role: payload.role,
+        text: payload.text,
+        ...(payload.at ? { savedAt: payload.at } : {}),
+        score: hit.score,
+      });
+    }
+    return hits;
+  }
+
   private async recallOutside(
     sessionId: string,
     session: SessionStore,
@@ -166,7 +221,7 @@ export class RecallEngine {
    * @throws EmbeddingFailedError; the caller's abort reason when `signal` aborts first.
    */
   private async embedQuery(
-    sessionId: string,
+    sessionId: string | null,
     query: string,
     signal: AbortSignal | undefined,
   ): Promise<number[]> {
