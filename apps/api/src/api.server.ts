@@ -19,6 +19,7 @@ import { isChangeMethod } from './auth/admin-role';
 import { AuditRecorder } from './audit/audit-recorder';
 import { dashboardScriptHashes } from './dashboard/inline-script-hashes';
 import { verifyJsonBodyShape } from './body/json-body-shape';
+import { importMediaTypeGate } from './transfer/import-request-body';
 import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';
@@ -104,6 +105,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       },
     }),
   );
+  // An import's media type is checked before the JSON parser could refuse its body as bad JSON.
+  app.use(importMediaTypeGate());
   // Express's own JSON parser: Nest's `useBodyParser` keeps the `verify` hook for itself.
   app.use(json({ limit: MAX_BODY_SIZE, verify: verifyJsonBodyShape }));
   app.use(bodyParseErrors());

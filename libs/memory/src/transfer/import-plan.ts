@@ -94,22 +94,44 @@ export function alignWithTarget(plan: ImportPlan, target: TargetSession): Alignm
 }
 
 /**
- * Runs of the plan's messages from `from` that are saved together: consecutive messages saved in
- * one batch at the source (same `savedAt`), never across the snapshot's boundary.
+ * Most messages one imported batch saves: the most one append of the admin API takes. A source
+ * batch larger than that (one line of 150,000 messages saved at once) is saved in runs of this
+ * size, each keeping the batch's `savedAt`.
  */
-export function importBatches(plan: ImportPlan, from: number): PlannedMessage[][] {
-  const batches: PlannedMessage[][] = [];
-  let current: PlannedMessage[] = [];
-  for (let i = from; i < plan.messages.length; i++) {
+export const MAX_IMPORT_BATCH_MESSAGES = 500;
+
+/** One save of an import: the plan's messages from `start`, in order. */
+export interface PlannedBatch {
+  /** Index in the plan's messages of the batch's first message. */
+  start: number;
+  messages: PlannedMessage[];
+}
+
+/**
+ * The saves of the whole plan, from its first message: consecutive messages saved in one batch
+ * at the source (same `savedAt`), never across the snapshot's boundary and never more than
+ * `maxMessages`. Always cut from the first message, so every import of one line (a rerun, a
+ * concurrent one) cuts it the same way and can key each save alike.
+ */
+export function importBatches(
+  plan: ImportPlan,
+  maxMessages: number = MAX_IMPORT_BATCH_MESSAGES,
+): PlannedBatch[] {
+  const batches: PlannedBatch[] = [];
+  let current: PlannedBatch | undefined;
+  for (let i = 0; i < plan.messages.length; i++) {
     const message = plan.messages[i]!;
-    const previous = current.at(-1);
-    if (previous && (previous.savedAt !== message.savedAt || i === plan.covered)) {
+    if (
+      current === undefined ||
+      current.messages.at(-1)!.savedAt !== message.savedAt ||
+      i === plan.covered ||
+      current.messages.length >= maxMessages
+    ) {
+      current = { start: i, messages: [] };
       batches.push(current);
-      current = [];
     }
-    current.push(message);
+    current.messages.push(message);
   }
-  if (current.length > 0) batches.push(current);
   return batches;
 }
 
@@ -126,6 +148,7 @@ function firstMismatch(
   return -1;
 }
 
-function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
+/** Whether two snapshots hold the same summary and pinned messages (canonical JSON). */
+export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
   return a.summary === b.summary && batchDigest(a.pinned ?? []) === batchDigest(b.pinned ?? []);
 }

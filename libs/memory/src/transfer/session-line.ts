@@ -1,6 +1,7 @@
 import { InvalidImportLineError, InvalidMessageError, MemoryError } from '../core/errors';
 import { validateMessage, validateMessages } from '../core/message.codec';
 import type { Entry, StoredSnapshot } from '../core/memory.interface';
+import { jsonShapeProblem, type JsonShapeLimits } from '../core/json-shape';
 import { batchSavedAt } from '../core/saved-at';
 import { assertMetaEntry } from '../core/session-meta';
 import { assertSessionId } from '../core/session-id';
@@ -18,6 +19,18 @@ export interface SessionLine {
   /** The kept log, oldest first: messages a snapshot covers (when the store kept them), then the tail. */
   entries: Entry[];
 }
+
+/**
+ * The bounds an import line is checked against before it is parsed, by default: the nesting depth
+ * of the admin API's JSON bodies (64 levels: a message with `providerData` at its deepest needs
+ * about 40), and 4,000,000 objects and arrays (more than the longest line, 16 MiB, can hold of
+ * messages), so nothing a store can export is refused. The admin API passes its own, smaller,
+ * count bound.
+ */
+export const DEFAULT_IMPORT_LINE_SHAPE: Readonly<JsonShapeLimits> = Object.freeze({
+  maxDepth: 64,
+  maxContainers: 4_000_000,
+});
 
 /** A session as one line of JSON, ending with a newline. */
 export function encodeSessionLine(session: SessionLine): string {
@@ -38,13 +51,27 @@ export function encodeSessionLine(session: SessionLine): string {
  * Reads one line of the transfer format, checking every field the stores will need: the id, each
  * metadata entry, the snapshot (summary, pinned messages, cursor) and each entry (a whole-number
  * cursor above the previous one, a valid message, an ISO `savedAt` or none). `meta` may be left
- * out (no metadata) and `snapshot` too (none); unknown fields are ignored.
+ * out (no metadata) and `snapshot` too (none); unknown fields are ignored. Before parsing, the
+ * line's shape is checked against `shape` (depth, count of objects and arrays, no field named
+ * twice), so a hostile line costs one pass over its bytes and never a deep parse. Metadata is
+ * returned in an object without a prototype, so every key (`toString` too) is data.
  * @param lineNumber the line's number in the input, from 1, for the error.
+ * @param shape the bounds; default {@link DEFAULT_IMPORT_LINE_SHAPE}.
  * @throws InvalidImportLineError naming the line and the field at fault.
  */
-export function decodeSessionLine(text: string, lineNumber: number): SessionLine {
+export function decodeSessionLine(
+  text: string,
+  lineNumber: number,
+  shape: JsonShapeLimits = DEFAULT_IMPORT_LINE_SHAPE,
+): SessionLine {
   const bad = (field: string, reason: string) =>
     new InvalidImportLineError(lineNumber, field, reason);
+  const problem = jsonShapeProblem(Buffer.from(text, 'utf8'), shape);
+  if (problem) {
+    throw problem.field === 'body'
+      ? bad('(line)', `the line ${problem.reason}`)
+      : bad(problem.field, problem.reason);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -68,7 +95,8 @@ type LineError = (field: string, reason: string) => InvalidImportLineError;
 function decodeMeta(value: unknown, bad: LineError): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isObject(value)) throw bad('meta', 'must be an object of string values');
-  const meta: Record<string, string> = {};
+  // No prototype: a key such as `toString` or `valueOf` is kept as data, never inherited.
+  const meta = Object.create(null) as Record<string, string>;
   for (const [key, entry] of Object.entries(value)) {
     rethrowAs(bad, `meta.${key}`, () => assertMetaEntry(key, entry));
     if (entry !== '') meta[key] = entry as string;
