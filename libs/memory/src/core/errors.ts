@@ -395,11 +395,12 @@ export class ImportIncompleteError extends MemoryError {
     cause: unknown,
   ) {
     const snapshot = part.snapshot ? '' : ', not its snapshot';
+    const before = `${sessionsBefore} ${sessionsBefore === 1 ? 'session' : 'sessions'}`;
     super(
       `import line ${line}: session "${session}" is stored in part (its metadata and ` +
         `${part.messages} of ${part.totalMessages} messages${snapshot}) because the store ` +
-        `failed: ${describeCause(cause)}. The ${sessionsBefore} sessions before it are ` +
-        'stored. Fix the cause and run the same import again to complete it, or delete the session.',
+        `failed: ${describeCause(cause)}; the lines before it are imported (${before}). Fix ` +
+        'the cause and run the same import again to complete it, or delete the session.',
       { cause },
     );
   }
