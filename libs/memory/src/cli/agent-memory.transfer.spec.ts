@@ -200,6 +200,19 @@ describe('export fails loudly and only reads', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ id: 'from-phero' });
     expect(folderState(dir)).toEqual(before);
   });
+
+  it("names a file whose messages are not in Phero's shape instead of exporting them empty", async () => {
+    const dir = join(root, 'other-shape');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'chat-completions.json'),
+      JSON.stringify([{ role: 'user', content: 'hi' }]),
+    );
+    const run = await agentMemory(['export', '--dir', dir]);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain('cannot read session "chat-completions"');
+    expect(run.stderr).toContain('content');
+  });
 });
 
 describe('drivers are loaded only for their store', () => {
