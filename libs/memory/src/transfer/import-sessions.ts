@@ -147,9 +147,21 @@ export async function importSession(
       if (!saved.replayed) written = true;
     }
     if (!snapshotStored && plan.snapshot && coveredUpTo !== undefined) {
-      if (await saveSnapshotOnce(store, plan.snapshot, coveredUpTo, target.snapshot, opts)) {
-        written = true;
+      const outcome = await saveSnapshotOnce(
+        store,
+        plan.snapshot,
+        coveredUpTo,
+        target.snapshot,
+        opts,
+      );
+      if (outcome === 'conflict') {
+        throw new ImportConflictError(
+          session.id,
+          lineNumber,
+          'another writer saved a different snapshot while it was imported',
+        );
       }
+      if (outcome === 'stored') written = true;
       snapshotStored = true;
     }
   } catch (error) {
@@ -190,10 +202,10 @@ async function importMeta(
 }
 
 /**
- * Saves the line's snapshot; when another import of the same line saved it first (the
- * compare-and-swap fails), checks that the stored one is that very snapshot.
- * @returns whether this call stored it.
- * @throws ImportConflictError when another writer stored a different snapshot meanwhile.
+ * Saves the line's snapshot. When the compare-and-swap fails, another import of the same line
+ * may have saved it first: the stored one is compared with it.
+ * @returns `stored` when this call stored it, `held` when the store already held that very
+ * snapshot, `conflict` when it holds another one.
  */
 async function saveSnapshotOnce(
   store: SessionStore,
@@ -201,15 +213,14 @@ async function saveSnapshotOnce(
   upTo: Cursor,
   prev: StoredSnapshot | null,
   opts: CallOptions,
-): Promise<boolean> {
+): Promise<'stored' | 'held' | 'conflict'> {
   try {
     await store.saveSnapshot(snapshot, upTo, prev, opts);
-    return true;
+    return 'stored';
   } catch (error) {
     if (!(error instanceof SnapshotConflictError)) throw error;
     const { snapshot: stored } = await store.loadSnapshot(opts);
-    if (stored && stored.upTo === upTo && sameSnapshot(snapshot, stored)) return false;
-    throw error;
+    return stored && stored.upTo === upTo && sameSnapshot(snapshot, stored) ? 'held' : 'conflict';
   }
 }
 
