@@ -11,8 +11,11 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBearerAuth,
+  ApiConflictResponse,
   ApiConsumes,
+  ApiResponse,
   ApiOkResponse,
   ApiProduces,
   ApiQuery,
@@ -100,6 +103,22 @@ export class TransferController {
   @HttpCode(200)
   @ApiConsumes(NDJSON)
   @ApiOkResponse({ description: '`{ imported, skipped }`' })
+  @ApiBadRequestResponse({
+    type: ApiErrorDto,
+    description: '`INVALID_IMPORT_LINE`: a line that is not a session, or past the bounds',
+  })
+  @ApiConflictResponse({ type: ApiErrorDto, description: '`IMPORT_CONFLICT`' })
+  @ApiResponse({
+    status: 415,
+    type: ApiErrorDto,
+    description: '`UNSUPPORTED_MEDIA_TYPE`: not uncompressed JSON Lines',
+  })
+  @ApiResponse({
+    status: 507,
+    type: ApiErrorDto,
+    description:
+      "`IMPORT_INCOMPLETE`: the store failed inside a session (with the store error's status: 507, 413, 503); the message names the part stored",
+  })
   async importSessions(@Req() req: Request): Promise<ImportResult> {
     try {
       return await importSessions(this.backend, importRequestBody(req), {
