@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { batchDigest } from '../core/idempotency';
 import type { Cursor, Entry, Snapshot, StoredSnapshot } from '../core/memory.interface';
 import { systemMessage, type Message } from '../core/message';
@@ -61,11 +62,11 @@ export function planImport(line: SessionLine): ImportPlan {
  * run again, or resumed after it stopped half-way, stores nothing twice. A target holding more
  * than the plan (messages appended since) counts as holding it.
  */
-export function alignWithTarget(plan: ImportPlan, target: TargetSession): Alignment {
+export async function alignWithTarget(plan: ImportPlan, target: TargetSession): Promise<Alignment> {
   if (!target.snapshot) {
     const entries = target.entries;
     const common = Math.min(entries.length, plan.messages.length);
-    const mismatch = firstMismatch(entries, plan.messages, 0, common);
+    const mismatch = await firstMismatch(entries, plan.messages, 0, common);
     if (mismatch !== -1) {
       return { kind: 'conflict', reason: `its message ${mismatch + 1} differs` };
     }
@@ -83,7 +84,7 @@ export function alignWithTarget(plan: ImportPlan, target: TargetSession): Alignm
   const upTo = target.snapshot.upTo;
   const tail = target.entries.filter((entry) => entry.cursor > upTo);
   const common = Math.min(tail.length, plan.messages.length - plan.covered);
-  const mismatch = firstMismatch(tail, plan.messages, plan.covered, common);
+  const mismatch = await firstMismatch(tail, plan.messages, plan.covered, common);
   if (mismatch !== -1) {
     return {
       kind: 'conflict',
@@ -135,14 +136,21 @@ export function importBatches(
   return batches;
 }
 
-/** Index (from 0, within the compared run) of the first stored entry unlike the planned message at `offset + i`. */
-function firstMismatch(
+/** Messages compared between two turns of the event loop. */
+const COMPARED_PER_TURN = 256;
+
+/**
+ * Index (from 0, within the compared run) of the first stored entry unlike the planned message at
+ * `offset + i`, giving the event loop a turn every {@link COMPARED_PER_TURN} messages.
+ */
+async function firstMismatch(
   stored: readonly Entry[],
   planned: readonly PlannedMessage[],
   offset: number,
   count: number,
-): number {
+): Promise<number> {
   for (let i = 0; i < count; i++) {
+    if (i > 0 && i % COMPARED_PER_TURN === 0) await setImmediate();
     if (batchDigest([stored[i]!.message]) !== batchDigest([planned[offset + i]!.message])) return i;
   }
   return -1;

@@ -15,10 +15,10 @@ import {
   sameSnapshot,
   type TargetSession,
 } from './import-plan';
-import { importSaveKeys } from './import-keys';
+import { ImportKeyChain } from './import-keys';
 import { importedSaveOptions } from './imported-save-options';
 import { splitLines, type LineSource } from './line-splitter';
-import { decodeSessionLine, type SessionLine } from './session-line';
+import { decodeSessionLineAsync, type SessionLine } from './session-line';
 import { readWholeLog } from './whole-log';
 
 /** Longest line {@link importSessions} reads by default: 16 MiB. */
@@ -73,7 +73,7 @@ export async function importSessions(
   for await (const line of splitLines(source, opts.maxLineBytes ?? DEFAULT_MAX_IMPORT_LINE_BYTES)) {
     opts.signal?.throwIfAborted();
     lines = line.number;
-    const session = decodeSessionLine(line.text, line.number, opts.lineShape);
+    const session = await decodeSessionLineAsync(line.text, line.number, opts.lineShape);
     const outcome = await importSession(backend, session, line.number, {
       ...opts,
       sessionsBefore: result.imported + result.skipped,
@@ -99,7 +99,7 @@ const NOTHING_STORED: TargetSession = { snapshot: null, entries: [] };
  * `MAX_IMPORT_BATCH_MESSAGES` a save), then its snapshot (`saveSnapshot` with `prev` = the
  * current one). A session whose messages the target already holds is skipped, one imported
  * half-way is completed. Each save carries an idempotency key made from the line's content (see
- * {@link importSaveKeys}), so two imports of one line at once store each batch once: the store
+ * {@link ImportKeyChain}), so two imports of one line at once store each batch once: the store
  * checks the key and appends in one atomic step. Keys are remembered for a session's last
  * `IDEMPOTENCY_KEY_WINDOW` (100) keyed saves, so this holds while neither import falls that many
  * batches behind the other.
@@ -118,7 +118,7 @@ export async function importSession(
   const store = await backend.open(session.id);
   const exists = (await backend.inspect(session.id)) !== null;
   const target = exists ? await readTarget(store, opts) : NOTHING_STORED;
-  const alignment = alignWithTarget(plan, target);
+  const alignment = await alignWithTarget(plan, target);
   if (alignment.kind === 'conflict') {
     throw new ImportConflictError(session.id, lineNumber, alignment.reason);
   }
@@ -131,16 +131,16 @@ export async function importSession(
       plan.covered > 0 && plan.covered <= alignment.saved
         ? alignment.knownCursors[plan.covered - 1]
         : undefined;
-    const batches = importBatches(plan);
-    const keyOf = importSaveKeys(session.id, batches);
-    for (const [index, batch] of batches.entries()) {
+    const keys = new ImportKeyChain(session.id);
+    for (const batch of importBatches(plan)) {
       const end = batch.start + batch.messages.length;
-      if (end <= stored) continue;
       const skipped = Math.max(0, stored - batch.start);
+      const key = keys.next(batch, skipped);
+      if (end <= stored) continue;
       const messages = batch.messages.slice(skipped);
       const saved = await store.save(
         messages.map((planned) => planned.message),
-        importedSaveOptions(messages[0]!.savedAt, opts.signal, keyOf(index, skipped)),
+        importedSaveOptions(messages[0]!.savedAt, opts.signal, key),
       );
       stored = end;
       if (end === plan.covered) coveredUpTo = saved.last ?? undefined;

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { InvalidImportLineError, InvalidMessageError, MemoryError } from '../core/errors';
 import { validateMessage, validateMessages } from '../core/message.codec';
 import type { Entry, StoredSnapshot } from '../core/memory.interface';
@@ -64,6 +65,39 @@ export function decodeSessionLine(
   lineNumber: number,
   shape: JsonShapeLimits = DEFAULT_IMPORT_LINE_SHAPE,
 ): SessionLine {
+  const steps = decodeSteps(text, lineNumber, shape);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Entries {@link decodeSessionLineAsync} checks between two turns of the event loop. */
+const ENTRIES_PER_TURN = 256;
+
+/**
+ * {@link decodeSessionLine}, giving the event loop a turn after every 256 entries, so a long
+ * line (thousands of messages, each validated) never holds a server for long.
+ */
+export async function decodeSessionLineAsync(
+  text: string,
+  lineNumber: number,
+  shape: JsonShapeLimits = DEFAULT_IMPORT_LINE_SHAPE,
+): Promise<SessionLine> {
+  const steps = decodeSteps(text, lineNumber, shape);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await setImmediate();
+  }
+}
+
+/** The decoding, pausing (`yield`) every {@link ENTRIES_PER_TURN} entries. */
+function* decodeSteps(
+  text: string,
+  lineNumber: number,
+  shape: JsonShapeLimits,
+): Generator<void, SessionLine> {
   const bad = (field: string, reason: string) =>
     new InvalidImportLineError(lineNumber, field, reason);
   const problem = jsonShapeProblem(Buffer.from(text, 'utf8'), shape);
@@ -82,12 +116,9 @@ export function decodeSessionLine(
   const id = value.id;
   if (typeof id !== 'string') throw bad('id', 'must be a string, the session id');
   rethrowAs(bad, 'id', () => assertSessionId(id));
-  return {
-    id,
-    meta: decodeMeta(value.meta, bad),
-    snapshot: decodeSnapshot(value.snapshot, bad),
-    entries: decodeEntries(value.entries, bad),
-  };
+  const meta = decodeMeta(value.meta, bad);
+  const snapshot = decodeSnapshot(value.snapshot, bad);
+  return { id, meta, snapshot, entries: yield* decodeEntries(value.entries, bad) };
 }
 
 type LineError = (field: string, reason: string) => InvalidImportLineError;
@@ -129,11 +160,13 @@ function decodeSnapshot(value: unknown, bad: LineError): StoredSnapshot | null {
   return snapshot;
 }
 
-function decodeEntries(value: unknown, bad: LineError): Entry[] {
+function* decodeEntries(value: unknown, bad: LineError): Generator<void, Entry[]> {
   if (!Array.isArray(value)) throw bad('entries', 'must be an array (empty for no messages)');
   const entries: Entry[] = [];
   let previous = -Infinity;
-  value.forEach((raw: unknown, i) => {
+  for (let i = 0; i < value.length; i++) {
+    if (i > 0 && i % ENTRIES_PER_TURN === 0) yield;
+    const raw: unknown = value[i];
     const path = `entries[${i}]`;
     if (!isObject(raw)) throw bad(path, 'must be an object { cursor, message, savedAt? }');
     const { cursor, message, savedAt } = raw;
@@ -149,7 +182,7 @@ function decodeEntries(value: unknown, bad: LineError): Entry[] {
     };
     if (savedAt !== undefined) entry.savedAt = savedAt as string;
     entries.push(entry);
-  });
+  }
   return entries;
 }
 
