@@ -151,6 +151,12 @@ describe('export fails loudly and only reads', () => {
     expect(readdirSync(empty)).toEqual([]);
   });
 
+  it('makes a failed export piped into import fail too: an empty input imports nothing, exit 1', async () => {
+    const run = await agentMemory(['import', '--dir', join(root, 'never-written')], {}, '');
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain('the input held no sessions: nothing was imported');
+  });
+
   it('names every session it cannot read and exits 1; --skip-unreadable exports the rest, still naming them', async () => {
     const dir = join(root, 'damaged');
     const files = jsonFileBackend({ dir });

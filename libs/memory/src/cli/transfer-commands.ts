@@ -22,8 +22,8 @@ export interface ExportCommandOptions {
   skipUnreadable?: boolean;
 }
 
-/** Why an export failed after it started: sessions it could not read, or none to export. */
-export class ExportFailedError extends Error {}
+/** Why a transfer failed after it started: sessions it could not read, or none to move. */
+export class TransferFailedError extends Error {}
 
 /**
  * `agent-memory export`: every session (or one resource's) as JSON Lines on stdout, written as
@@ -32,7 +32,7 @@ export class ExportFailedError extends Error {}
  * Every session that cannot be read is named on stderr.
  * @returns the number of sessions written.
  * @throws Error naming a JSON-file folder that does not exist.
- * @throws ExportFailedError when a session could not be read (unless `skipUnreadable`), or when
+ * @throws TransferFailedError when a session could not be read (unless `skipUnreadable`), or when
  * there was no session to export: an empty export is never mistaken for a finished move.
  */
 export async function runExport(
@@ -71,7 +71,7 @@ export async function runExport(
     await backend.close();
   }
   if (unreadable.length > 0 && !opts.skipUnreadable) {
-    throw new ExportFailedError(
+    throw new TransferFailedError(
       `${unreadable.length} session(s) of ${describeTransferBackend(choice)} could not be read ` +
         '(named above); the export is incomplete. Repair or delete them, or pass ' +
         '--skip-unreadable to export the rest',
@@ -79,7 +79,7 @@ export async function runExport(
   }
   if (exported.size === 0) {
     const of = opts.resource === undefined ? '' : ` of resource "${opts.resource}"`;
-    throw new ExportFailedError(
+    throw new TransferFailedError(
       `no sessions${of} in ${describeTransferBackend(choice)}: nothing was exported ` +
         '(check --backend, --dir, --url, --bucket or the MEMORY_* variables)',
     );
@@ -91,6 +91,8 @@ export async function runExport(
  * `agent-memory import`: JSON Lines from stdin into the store, one line at a time as it arrives,
  * with a counter on stderr when it is a terminal.
  * @returns the counts, which the command prints on stdout as JSON.
+ * @throws TransferFailedError when the input held no session at all (an export that failed
+ * upstream in a pipe): `{"imported":0}` is never mistaken for a finished move.
  */
 export async function runImport(choice: TransferBackendChoice): Promise<ImportResult> {
   const backend = await openTransferBackend(choice);
@@ -101,6 +103,11 @@ export async function runImport(choice: TransferBackendChoice): Promise<ImportRe
       onProgress: (p) => progress.update(`${describe(p)} (line ${p.lines})`),
     });
     progress.done(describe(result));
+    if (result.imported + result.skipped === 0) {
+      throw new TransferFailedError(
+        'the input held no sessions: nothing was imported (did the export before it fail?)',
+      );
+    }
     return result;
   } finally {
     await backend.close();
@@ -111,8 +118,8 @@ export async function runImport(choice: TransferBackendChoice): Promise<ImportRe
 async function assertFolder(dir: string): Promise<void> {
   const found = await stat(dir).catch(() => null);
   const where = `"${resolve(dir)}" (from --dir, else MEMORY_DIR, else ./data/sessions)`;
-  if (!found) throw new ExportFailedError(`the folder ${where} does not exist`);
-  if (!found.isDirectory()) throw new ExportFailedError(`${where} is not a folder`);
+  if (!found) throw new TransferFailedError(`the folder ${where} does not exist`);
+  if (!found.isDirectory()) throw new TransferFailedError(`${where} is not a folder`);
 }
 
 function sessionIdOfLine(line: string): string {
