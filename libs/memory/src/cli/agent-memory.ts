@@ -21,7 +21,12 @@
  * need none of the optional packages (`typeorm`, `pg`, `nats`); a missing one is named.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MEMORY_BACKEND, DEFAULT_MEMORY_DIR, DEFAULT_MEMORY_TABLE } from '../core/defaults';
+import {
+  DEFAULT_MEMORY_BACKEND,
+  DEFAULT_MEMORY_DIR,
+  DEFAULT_MEMORY_TABLE,
+  DEFAULT_NATS_BUCKET,
+} from '../core/defaults';
 import { UsageError } from './cli-usage.error';
 import {
   chooseTransferBackend,
@@ -39,7 +44,7 @@ const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--
   --backend   jsonfile, postgres or nats (default: MEMORY_BACKEND, else ${DEFAULT_MEMORY_BACKEND})
   --dir       the jsonfile folder (default: MEMORY_DIR, else ${DEFAULT_MEMORY_DIR})
   --nats-url  the NATS server (default: NATS_URL)
-  --bucket    the NATS KV bucket (default: MEMORY_NATS_BUCKET, else agent_memory)
+  --bucket    the NATS KV bucket (default: MEMORY_NATS_BUCKET, else ${DEFAULT_NATS_BUCKET})
  export:
   --resource         only the sessions whose resource meta is this
   --skip-unreadable  leave out sessions that cannot be read (each is still named on stderr)
