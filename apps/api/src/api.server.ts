@@ -19,6 +19,8 @@ import { isChangeMethod } from './auth/admin-role';
 import { AuditRecorder } from './audit/audit-recorder';
 import { dashboardScriptHashes } from './dashboard/inline-script-hashes';
 import { verifyJsonBodyShape } from './body/json-body-shape';
+import { importMediaTypeGate } from './transfer/import-request-body';
+import { answerClientErrorsInApiShape } from './errors/client-error.responder';
 import { bodyParseErrors } from './errors/body-parse.errors';
 import { parseApiConfig, type ApiConfig } from './config/api-config';
 import { MemoryMetrics } from './metrics/memory-metrics';
@@ -108,10 +110,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       },
     }),
   );
+  // An import's media type is checked before the JSON parser could refuse its body as bad JSON.
+  app.use(importMediaTypeGate());
   // Express's own JSON parser: Nest's `useBodyParser` keeps the `verify` hook for itself.
   app.use(json({ limit: MAX_BODY_SIZE, verify: verifyJsonBodyShape }));
   app.use(bodyParseErrors());
   app.enableShutdownHooks();
+  // Node's own answers (a request body not received in time: a long import) in the API's shape.
+  answerClientErrorsInApiShape(app.getHttpServer());
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -119,6 +119,45 @@ describe('moving sessions between two servers', () => {
     expect(await answer.json()).toMatchObject({ code: 'IMPORT_CONFLICT' });
   });
 
+  it('answers 415, not 400, for JSON Lines sent as JSON', async () => {
+    const line = JSON.stringify({ id: 'sent-as-json', entries: [] });
+    const answer = await target.request('/api/import', {
+      method: 'POST',
+      body: `${line}\n${line}\n`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(415);
+    expect(await answer.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect((await target.request('/api/sessions/sent-as-json')).status).toBe(404);
+  });
+
+  it('bounds each line as a JSON body: depth and count of objects, checked before parsing', async () => {
+    const deepData = `${'{"a":'.repeat(300_000)}1${'}'.repeat(300_000)}`;
+    const deep = `{"id":"deep","entries":[{"cursor":1,"message":{"role":"user","parts":[{"type":"text","text":"x","providerData":${deepData}}]}}]}`;
+    const started = performance.now();
+    const answer = await importBody(target, `${deep}\n`);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({
+      code: 'INVALID_IMPORT_LINE',
+      message: expect.stringContaining(
+        'import line 1, field (line): the line nests objects and arrays deeper than 64 levels',
+      ),
+    });
+    const entries = Array.from({ length: 20_000 }, (_, i) => ({
+      cursor: i + 1,
+      message: userText(`m${i}`),
+    }));
+    const many = await importBody(target, JSON.stringify({ id: 'many', entries }));
+    expect(many.status).toBe(400);
+    expect(await many.json()).toMatchObject({
+      code: 'INVALID_IMPORT_LINE',
+      message: expect.stringContaining('holds more than 50000 objects and arrays'),
+    });
+    expect((await target.request('/api/sessions/deep')).status).toBe(404);
+    expect((await target.request('/api/sessions/many')).status).toBe(404);
+  });
+
   it('takes only JSON Lines, uncompressed, and only with the token', async () => {
     const json = await target.request('/api/import', { method: 'POST', json: [] });
     expect(json.status).toBe(415);

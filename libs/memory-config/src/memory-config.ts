@@ -4,6 +4,9 @@ import {
   DEFAULT_COMPACTION_SHUTDOWN_GRACE_MS,
   DEFAULT_COMPACTION_SUBJECT,
   DEFAULT_COMPACTION_THRESHOLD_TOKENS,
+  DEFAULT_MEMORY_BACKEND,
+  DEFAULT_MEMORY_DIR,
+  DEFAULT_NATS_BUCKET,
   DEFAULT_NATS_TIMEOUT_MS,
   DEFAULT_WRITE_BUDGET_MS,
   type BackendKind,
@@ -159,7 +162,7 @@ export function readMemoryConfig(
   reader: EnvReader,
   opts: { requireNats?: boolean } = {},
 ): MemoryConfig {
-  const backend = reader.oneOf('MEMORY_BACKEND', BACKENDS, 'jsonfile');
+  const backend = reader.oneOf('MEMORY_BACKEND', BACKENDS, DEFAULT_MEMORY_BACKEND);
   const compactionMode = reader.oneOf('COMPACTION_MODE', MODES, 'inline');
   const databaseUrl = reader.url('DATABASE_URL', ['postgres:', 'postgresql:']);
   if (backend === 'postgres' && reader.string('DATABASE_URL') === null) {
@@ -192,7 +195,7 @@ export function readMemoryConfig(
   }
   return {
     backend,
-    memoryDir: reader.string('MEMORY_DIR') ?? './data/sessions',
+    memoryDir: reader.string('MEMORY_DIR') ?? DEFAULT_MEMORY_DIR,
     jsonFileMinFreeMb: reader.integer('MEMORY_JSONFILE_MIN_FREE_MB', 16, 0, 1 << 30),
     simpleCapacity: reader.integer('MEMORY_SIMPLE_CAPACITY', 10000, 1),
     databaseUrl,
@@ -202,7 +205,7 @@ export function readMemoryConfig(
     natsBucket: reader.matching(
       'MEMORY_NATS_BUCKET',
       NATS_BUCKET_PATTERN,
-      'agent_memory',
+      DEFAULT_NATS_BUCKET,
       'may hold only letters, digits, "_" and "-"',
     ),
     natsTimeoutMs: reader.integer('MEMORY_NATS_TIMEOUT_MS', DEFAULT_NATS_TIMEOUT_MS, 100, 600000),

@@ -11,8 +11,11 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBearerAuth,
+  ApiConflictResponse,
   ApiConsumes,
+  ApiResponse,
   ApiOkResponse,
   ApiProduces,
   ApiQuery,
@@ -24,6 +27,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   MEMORY_BACKEND,
+  MEMORY_ERROR_HTTP_STATUS,
+  ImportIncompleteError,
+  MemoryError,
   exportSessions,
   importSessions,
   type ImportResult,
@@ -31,7 +37,8 @@ import {
 } from '@agent-memory/memory';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ApiErrorDto } from '../errors/api-error.dto';
-import { invalidField } from '../errors/api-http.error';
+import { ApiHttpError, invalidField } from '../errors/api-http.error';
+import { JSON_BODY_LIMITS } from '../body/json-body-shape';
 import { MAX_IMPORT_LINE_BYTES, NDJSON, importRequestBody } from './import-request-body';
 
 /** Moving sessions between stores: every session out as JSON Lines, JSON Lines in. */
@@ -86,16 +93,45 @@ export class TransferController {
 
   /**
    * JSON Lines into the store, read a line at a time as the body arrives; idempotent (a session
-   * the store already holds is skipped). A bad line stops the import there: the sessions before
-   * it stay imported, and sending the same body again completes it.
+   * the store already holds is skipped) and safe to send twice at once. Each line is bounded as a
+   * JSON body is (depth, objects and arrays). A bad line stops the import there: the sessions
+   * before it stay imported, and sending the same body again completes it. A store that fails
+   * inside a session answers with the status of the store's error (507 for a full disk, 413 for a
+   * session over the store's limit) and `IMPORT_INCOMPLETE`, naming what part of it is stored.
    */
   @Post('import')
   @HttpCode(200)
   @ApiConsumes(NDJSON)
   @ApiOkResponse({ description: '`{ imported, skipped }`' })
-  importSessions(@Req() req: Request): Promise<ImportResult> {
-    return importSessions(this.backend, importRequestBody(req), {
-      maxLineBytes: MAX_IMPORT_LINE_BYTES,
-    });
+  @ApiBadRequestResponse({
+    type: ApiErrorDto,
+    description: '`INVALID_IMPORT_LINE`: a line that is not a session, or past the bounds',
+  })
+  @ApiConflictResponse({ type: ApiErrorDto, description: '`IMPORT_CONFLICT`' })
+  @ApiResponse({
+    status: 415,
+    type: ApiErrorDto,
+    description: '`UNSUPPORTED_MEDIA_TYPE`: not uncompressed JSON Lines',
+  })
+  @ApiResponse({
+    status: 507,
+    type: ApiErrorDto,
+    description:
+      "`IMPORT_INCOMPLETE`: the store failed inside a session (with the store error's status: 507, 413, 503); the message names the part stored",
+  })
+  async importSessions(@Req() req: Request): Promise<ImportResult> {
+    try {
+      return await importSessions(this.backend, importRequestBody(req), {
+        maxLineBytes: MAX_IMPORT_LINE_BYTES,
+        lineShape: JSON_BODY_LIMITS,
+      });
+    } catch (error) {
+      if (error instanceof ImportIncompleteError && error.cause instanceof MemoryError) {
+        const status = MEMORY_ERROR_HTTP_STATUS[error.cause.code] ?? 500;
+        if (status >= 500) this.logger.warn(error.message);
+        throw new ApiHttpError(status, error.code, error.message);
+      }
+      throw error;
+    }
   }
 }

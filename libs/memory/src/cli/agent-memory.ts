@@ -16,35 +16,52 @@
  * as JSON Lines on stdout, `import` reads them from stdin and prints `{"imported","skipped"}`
  * (see docs/operations.md, "Move between stores"); `mcp` serves the store to MCP clients over
  * stdio until stdin closes (docs/mcp.md); the store is chosen by `--backend`, `--dir`,
- * `--url`, `--table`, `--nats-url`, `--bucket`, each defaulting to the server's variable. Bad
- * usage exits 2, a failure 1.
+ * `--url`, `--table`, `--nats-url`, `--bucket`, each defaulting to the server's variable and
+ * then to the server's default. Bad usage exits 2, a failure 1 (one line on stderr).
+ *
+ * A store's driver is loaded only when that store is used: `--help`, and the JSON-file store,
+ * need none of the optional packages (`typeorm`, `pg`, `nats`); a missing one is named.
  */
-import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MEMORY_TABLE } from '../postgres/memory-table-names';
-import { memorySchemaStatus } from '../postgres/memory-schema';
-import { MemoryMigrationDataSource } from '../postgres/migrations/memory-migration.data-source';
+import {
+  DEFAULT_MEMORY_BACKEND,
+  DEFAULT_MEMORY_DIR,
+  DEFAULT_MEMORY_TABLE,
+  DEFAULT_NATS_BUCKET,
+} from '../core/defaults';
 import { UsageError } from './cli-usage.error';
-import { chooseTransferBackend, type TransferBackendChoice } from './transfer-backend';
+import {
+  chooseTransferBackend,
+  loadPostgresModule,
+  type TransferBackendChoice,
+} from './transfer-backend';
 import { runExport, runImport } from './transfer-commands';
 import { runMcp } from './mcp-command';
 
 const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--table <name|schema.name>]
-       agent-memory export [store] [--resource <name>]   (JSON Lines on stdout)
-       agent-memory import [store]                       (JSON Lines from stdin)
-       agent-memory mcp [store]                          (MCP server over stdio)
+       agent-memory export [store] [--resource <name>] [--skip-unreadable]   (JSON Lines on stdout)
+       agent-memory import [store]                                           (JSON Lines from stdin)
+       agent-memory mcp [store]                                              (MCP server over stdio)
   --url       the PostgreSQL database (default: DATABASE_URL)
   --table     the messages table, name or schema.name (default: MEMORY_PG_TABLE, else ${DEFAULT_MEMORY_TABLE})
- store (export, import, mcp):
-  --backend   jsonfile, postgres or nats (default: MEMORY_BACKEND, else postgres when a URL is set)
-  --dir       the jsonfile folder (default: MEMORY_DIR)
+ store (export, import, mcp), chosen as the server chooses it:
+  --backend   jsonfile, postgres or nats (default: MEMORY_BACKEND, else ${DEFAULT_MEMORY_BACKEND})
+  --dir       the jsonfile folder (default: MEMORY_DIR, else ${DEFAULT_MEMORY_DIR})
   --nats-url  the NATS server (default: NATS_URL)
-  --bucket    the NATS KV bucket (default: MEMORY_NATS_BUCKET, else agent_memory)
-  --resource  export only the sessions whose resource meta is this`;
+  --bucket    the NATS KV bucket (default: MEMORY_NATS_BUCKET, else ${DEFAULT_NATS_BUCKET})
+ export:
+  --resource         only the sessions whose resource meta is this
+  --skip-unreadable  leave out sessions that cannot be read (each is still named on stderr)
+ postgres needs the packages typeorm and pg, nats the package nats.`;
 
 type Invocation =
   | { command: 'migrate' | 'status'; url: string; table: string | undefined }
-  | { command: 'export'; store: TransferBackendChoice; resource: string | undefined }
+  | {
+      command: 'export';
+      store: TransferBackendChoice;
+      resource: string | undefined;
+      skipUnreadable: boolean;
+    }
   | { command: 'import'; store: TransferBackendChoice }
   | { command: 'mcp'; store: TransferBackendChoice };
 
@@ -64,6 +81,7 @@ function parse(argv: string[]): Invocation | 'help' {
       'nats-url': { type: 'string' },
       bucket: { type: 'string' },
       resource: { type: 'string' },
+      'skip-unreadable': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -77,9 +95,15 @@ function parse(argv: string[]): Invocation | 'help' {
     const store = chooseTransferBackend(values, process.env);
     if (command === 'import' || command === 'mcp') {
       if (values.resource !== undefined) throw new UsageError('--resource is for export only');
+      if (values['skip-unreadable']) throw new UsageError('--skip-unreadable is for export only');
       return { command, store };
     }
-    return { command, store, resource: values.resource };
+    return {
+      command,
+      store,
+      resource: values.resource,
+      skipUnreadable: values['skip-unreadable'] ?? false,
+    };
   }
   const url = values.url ?? process.env.DATABASE_URL;
   if (!url) {
@@ -90,7 +114,10 @@ function parse(argv: string[]): Invocation | 'help' {
 
 async function run(invocation: Invocation): Promise<number> {
   if (invocation.command === 'export') {
-    await runExport(invocation.store, invocation.resource);
+    await runExport(invocation.store, {
+      ...(invocation.resource === undefined ? {} : { resource: invocation.resource }),
+      skipUnreadable: invocation.skipUnreadable,
+    });
     return 0;
   }
   if (invocation.command === 'mcp') {
@@ -101,31 +128,8 @@ async function run(invocation: Invocation): Promise<number> {
     console.log(JSON.stringify(await runImport(invocation.store)));
     return 0;
   }
-  const { command, url, table } = invocation;
-  const dataSource = await new MemoryMigrationDataSource(
-    { url, connectTimeoutMS: 10_000 },
-    table,
-  ).initialize();
-  const name = table ?? DEFAULT_MEMORY_TABLE;
-  try {
-    if (command === 'migrate') {
-      const applied = await dataSource.runMigrations({ transaction: 'all' });
-      console.log(
-        applied.length === 0
-          ? `memory migrations of "${name}": already up to date`
-          : `memory migrations of "${name}": applied ${applied.map((m) => m.name).join(', ')}`,
-      );
-      return 0;
-    }
-    const pending = await dataSource.showMigrations();
-    const schema = await memorySchemaStatus(dataSource, table);
-    console.log(`memory tables of "${name}": ${schema.ready ? 'ready' : 'not ready'}`);
-    if (!schema.ready) console.log(`missing: ${schema.missing.join(', ')}`);
-    console.log(`migrations: ${pending ? 'pending (run "agent-memory migrate")' : 'up to date'}`);
-    return schema.ready && !pending ? 0 : 3;
-  } finally {
-    await dataSource.destroy();
-  }
+  const { runSchemaCommand } = await loadPostgresModule(() => import('./schema-commands'));
+  return runSchemaCommand(invocation.command, invocation.url, invocation.table);
 }
 
 async function main(): Promise<void> {

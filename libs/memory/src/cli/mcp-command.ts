@@ -1,4 +1,8 @@
+import { loadOptionalModule } from './optional-peer';
 import { openTransferBackend, type TransferBackendChoice } from './transfer-backend';
+
+/** The optional packages `agent-memory mcp` loads. */
+const MCP_PEERS = ['@modelcontextprotocol/sdk', 'zod'];
 
 /** Largest JSON-RPC message read from stdin (bytes): the admin server's body bound, 4 MiB. */
 const MAX_STDIN_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -14,8 +18,11 @@ export async function runMcp(choice: TransferBackendChoice): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   const backend = await openTransferBackend(choice);
-  const { createMemoryMcpServer } = await import('../mcp');
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const [{ createMemoryMcpServer }, { StdioServerTransport }] = await loadOptionalModule(
+    'agent-memory mcp',
+    MCP_PEERS,
+    () => Promise.all([import('../mcp'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
+  );
   const server = createMemoryMcpServer(backend, {
     onError: (error, call) =>
       console.error(

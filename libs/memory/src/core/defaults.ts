@@ -90,6 +90,20 @@ export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 15_000;
 /** Connections of the pool `postgresBackend` opens itself, by default. */
 export const DEFAULT_PG_POOL_SIZE = 10;
 
+// ── The servers' and the command's store (`MEMORY_BACKEND`, `MEMORY_DIR`, `MEMORY_NATS_BUCKET`) ──
+
+/**
+ * The store the admin server, the worker and the `agent-memory` command use when `MEMORY_BACKEND`
+ * (or `--backend`) is not given.
+ */
+export const DEFAULT_MEMORY_BACKEND = 'jsonfile';
+
+/** The JSON-file store's folder when `MEMORY_DIR` (or `--dir`) is not given, relative to the working directory. */
+export const DEFAULT_MEMORY_DIR = './data/sessions';
+
+/** The NATS store's KV bucket when `MEMORY_NATS_BUCKET` (or `--bucket`) is not given. */
+export const DEFAULT_NATS_BUCKET = 'agent_memory';
+
 // ── Health probes ──
 
 /** Health probes answer within this many milliseconds, by default. */

@@ -37,7 +37,8 @@ export type MemoryErrorCode =
   | 'STORAGE_FULL'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'INVALID_IMPORT_LINE'
-  | 'IMPORT_CONFLICT';
+  | 'IMPORT_CONFLICT'
+  | 'IMPORT_INCOMPLETE';
 
 /** The base of the library's errors: `code` says which one, the message says what and why. */
 export abstract class MemoryError extends Error {
@@ -361,6 +362,46 @@ export class ImportConflictError extends MemoryError {
     super(
       `import line ${line}: session "${session}" already exists with other content (${reason}); ` +
         'it was left unchanged (delete it or import into another store)',
+    );
+  }
+}
+
+/** How much of one session an import stopped in the middle of had reached the target store. */
+export interface ImportedPart {
+  /** Messages of the line the target holds, from the first. */
+  messages: number;
+  /** Messages the line holds (with the placeholder for pruned ones, when there is one). */
+  totalMessages: number;
+  /** Whether the line's snapshot is stored (true for a line without one). */
+  snapshot: boolean;
+}
+
+/**
+ * An import stopped inside one session: the store failed (`cause`, such as `StorageFullError` or
+ * `SessionTooLargeError`) after part of the session was stored. The message says exactly what the
+ * target holds of it; its metadata (and so its `resource`) was written first, so the part is
+ * listed, erased and deleted like any session. Sessions on earlier lines were imported. Running
+ * the same import again once the cause is fixed completes the session, storing nothing twice.
+ */
+export class ImportIncompleteError extends MemoryError {
+  readonly code = 'IMPORT_INCOMPLETE';
+  constructor(
+    readonly session: string,
+    /** The line's number in the input, from 1. */
+    readonly line: number,
+    readonly part: ImportedPart,
+    /** Sessions imported (or already held) on the lines before it. */
+    readonly sessionsBefore: number,
+    cause: unknown,
+  ) {
+    const snapshot = part.snapshot ? '' : ', not its snapshot';
+    const before = `${sessionsBefore} ${sessionsBefore === 1 ? 'session' : 'sessions'}`;
+    super(
+      `import line ${line}: session "${session}" is stored in part (its metadata and ` +
+        `${part.messages} of ${part.totalMessages} messages${snapshot}) because the store ` +
+        `failed: ${describeCause(cause)}; the lines before it are imported (${before}). Fix ` +
+        'the cause and run the same import again to complete it, or delete the session.',
+      { cause },
     );
   }
 }

@@ -11,6 +11,7 @@ export {
 } from './message.codec';
 export { assertMetaEntry } from './session-meta';
 export { unstorableTextReason } from './storable-text';
+export { jsonShapeProblem, type JsonShapeLimits, type JsonShapeProblem } from './json-shape';
 export { MAX_PROVIDER_DATA_BYTES, MAX_PROVIDER_DATA_DEPTH } from './provider-data';
 export * from './memory.interface';
 export {

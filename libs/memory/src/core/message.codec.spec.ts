@@ -87,6 +87,23 @@ describe('message codec', () => {
     });
   });
 
+  it("refuses a message in another library's shape instead of reading it as empty, naming the field", () => {
+    for (const value of [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', Content: [{ type: 'text', text: 'hi' }] },
+    ]) {
+      expect(() => decodeMessage(value)).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_MESSAGE',
+          path: expect.stringMatching(/^message\.[cC]ontent$/),
+        }),
+      );
+    }
+    // Phero's own empty forms stay valid: parts null, or no parts and only known fields.
+    expect(decodeMessage({ role: 'assistant', parts: null }).parts).toEqual([]);
+    expect(decodeMessage({ role: 'tool', toolCallId: 'c' }).parts).toEqual([]);
+  });
+
   it('does not share objects with its input', () => {
     const input = userMessage('hi');
     const decoded = validateMessage(input);

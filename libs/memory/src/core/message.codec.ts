@@ -41,8 +41,20 @@ export function decodeMessage(value: unknown, path = 'message'): Message {
   return decodeWithin(value, path, NO_LIMITS);
 }
 
+/** The fields a message has (lower case: names match in any case, as Phero's Go decoder reads them). */
+const MESSAGE_FIELDS: ReadonlySet<string> = new Set([
+  'role',
+  'parts',
+  'toolcalls',
+  'toolcallid',
+  'toolerror',
+  'name',
+  'providerdata',
+]);
+
 function decodeWithin(value: unknown, path: string, limits: MessageLimits): Message {
   const fields = readObject(value, path);
+  assertKnownShape(value as Record<string, unknown>, fields, path);
   const role = fields.get('role');
   if (typeof role !== 'string' || !ROLES.includes(role as Role)) {
     throw new InvalidMessageError(`${path}.role`, `must be one of ${ROLES.join(', ')}`);
@@ -228,6 +240,28 @@ function decodeToolCall(value: unknown, path: string): ToolCall {
  * An object's own fields keyed by lower-cased name, so `ToolCallID` and `toolCallId` meet.
  * @throws InvalidMessageError when two keys differ only in case: which one counts is not clear.
  */
+/**
+ * A message without `parts` whose content is in fields a message does not have (another
+ * library's shape, such as `{ role, content }`) would decode to an empty message: refused
+ * instead, naming the field, so no content is dropped silently. (Phero writes `parts` always,
+ * `null` when empty.)
+ * @throws InvalidMessageError naming the first unknown field.
+ */
+function assertKnownShape(
+  value: Record<string, unknown>,
+  fields: ReadonlyMap<string, unknown>,
+  path: string,
+): void {
+  if (fields.has('parts')) return;
+  const unknown = Object.keys(value).find((key) => !MESSAGE_FIELDS.has(key.toLowerCase()));
+  if (unknown === undefined) return;
+  throw new InvalidMessageError(
+    `${path}.${unknown}`,
+    'is not a field of a message, and the message has no "parts": its content would be lost ' +
+      '(a message is { role, parts: [{ type: "text", text }] }, as Phero writes it)',
+  );
+}
+
 function readObject(value: unknown, path: string): Map<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidMessageError(path, 'must be an object');

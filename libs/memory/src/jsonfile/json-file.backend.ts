@@ -36,6 +36,13 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
    * off. Default {@link DEFAULT_MIN_FREE_BYTES}.
    */
   minFreeBytes?: number;
+  /**
+   * Read the folder without writing to it: no session index is kept (`list` walks the folder each
+   * time) and nothing a killed process left is cleaned up, so the folder (say, one of Phero's)
+   * stays exactly as it was. For reading, as `agent-memory export` does; `delete` and `erase`
+   * refuse, and the sessions' own writes must not be called. Default false.
+   */
+  readOnly?: boolean;
 }
 
 /** The default `minFreeBytes`: 16 MiB. */
@@ -72,10 +79,17 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
   }
   const files = new SessionFiles(options);
   const summaryPolicy = legacySummaryPolicy(options.summarization);
-  const index = new SessionIndex(dir);
+  const readOnly = options.readOnly ?? false;
+  const index = new SessionIndex(dir, { readOnly });
   const pathOf = (sessionId: string) => join(dir, `${sessionId}.json`);
   let tidied: Promise<void> | null = null;
-  const tidy = () => (tidied ??= removeLeftovers(dir).catch(() => undefined));
+  const tidy = () =>
+    (tidied ??= readOnly ? Promise.resolve() : removeLeftovers(dir).catch(() => undefined));
+  const refuseWrite = (operation: string) => {
+    if (readOnly) {
+      throw new TypeError(`jsonFileBackend: ${operation} on a backend opened with readOnly`);
+    }
+  };
   const open = async (sessionId: string) => {
     await tidy();
     return JsonFileMemory.open(pathOf(sessionId), {
@@ -102,6 +116,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
     list,
     async erase(q) {
       assertResource(q?.resource);
+      refuseWrite('erase');
       const { resource } = q;
       return eraseListedSessions(list, resource, async (id) =>
         (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
@@ -115,6 +130,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
     },
     async delete(sessionId) {
       assertSessionId(sessionId);
+      refuseWrite('delete');
       await (await open(sessionId)).clear();
     },
     async check() {

@@ -77,7 +77,11 @@ export class SessionIndex {
   private walkedAt = 0;
   private refreshing: Promise<void> | null = null;
 
-  constructor(private readonly dir: string) {
+  /** @param opts.readOnly never write the index file: every look walks the folder. */
+  constructor(
+    private readonly dir: string,
+    private readonly opts: { readOnly?: boolean } = {},
+  ) {
     this.path = join(dir, INDEX_FILE);
   }
 
@@ -177,8 +181,9 @@ export class SessionIndex {
       if (now && now.ino === this.inode && now.size > this.offset) await this.readLines(now.size);
       return;
     }
-    // A folder this process may not write to (read-only) is listed by walking it each time.
-    await this.rewrite(found).catch(() => (this.inode = -1));
+    // A folder this process may not (or must not) write to is listed by walking it each time.
+    if (this.opts.readOnly) this.inode = -1;
+    else await this.rewrite(found).catch(() => (this.inode = -1));
   }
 
   /** Replaces the index with one line per session (atomically; an append racing it is healed by the next walk). */

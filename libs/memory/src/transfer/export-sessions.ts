@@ -1,4 +1,5 @@
 import { MAX_LIST_LIMIT, RESOURCE_META_KEY, type MemoryBackend } from '../core/backend.interface';
+import { CorruptSessionError } from '../core/errors';
 import type { CallOptions } from '../core/memory.interface';
 import { encodeSessionLine, type SessionLine } from './session-line';
 import { readWholeLog } from './whole-log';
@@ -10,6 +11,12 @@ const LIST_PAGE_SIZE = MAX_LIST_LIMIT;
 export interface ExportSessionsOptions extends CallOptions {
   /** Only the sessions whose `resource` meta equals this. Default: every session. */
   resource?: string;
+  /**
+   * Called for a listed session whose stored data does not decode (`CorruptSessionError`), which
+   * is then left out and the export goes on. Without it, such a session stops the export with
+   * that error: a session is never left out silently.
+   */
+  onUnreadable?(sessionId: string, error: CorruptSessionError): void;
 }
 
 /**
@@ -18,6 +25,7 @@ export interface ExportSessionsOptions extends CallOptions {
  * writes with backpressure (`stream.pipeline(Readable.from(lines), out)`) keeps one page of the
  * listing and one session in memory. A session written while the export runs may be missed or
  * appear twice (the listing is ordered by last update); sessions deleted meanwhile are left out.
+ * @throws CorruptSessionError for a session that cannot be read, unless `onUnreadable` is given.
  */
 export async function* exportSessions(
   backend: MemoryBackend,
@@ -34,7 +42,14 @@ export async function* exportSessions(
     for (const info of page.items) {
       // Checked again here: a custom backend that ignores the filter must not leak other resources.
       if (opts.resource !== undefined && info.meta[RESOURCE_META_KEY] !== opts.resource) continue;
-      const session = await readSessionLine(backend, info.id, opts);
+      let session: SessionLine | null;
+      try {
+        session = await readSessionLine(backend, info.id, opts);
+      } catch (error) {
+        if (!(error instanceof CorruptSessionError) || !opts.onUnreadable) throw error;
+        opts.onUnreadable(info.id, error);
+        continue;
+      }
       if (session) yield encodeSessionLine(session);
     }
     after = page.next ?? undefined;

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { batchDigest } from '../core/idempotency';
 import type { Cursor, Entry, Snapshot, StoredSnapshot } from '../core/memory.interface';
 import { systemMessage, type Message } from '../core/message';
@@ -61,11 +62,11 @@ export function planImport(line: SessionLine): ImportPlan {
  * run again, or resumed after it stopped half-way, stores nothing twice. A target holding more
  * than the plan (messages appended since) counts as holding it.
  */
-export function alignWithTarget(plan: ImportPlan, target: TargetSession): Alignment {
+export async function alignWithTarget(plan: ImportPlan, target: TargetSession): Promise<Alignment> {
   if (!target.snapshot) {
     const entries = target.entries;
     const common = Math.min(entries.length, plan.messages.length);
-    const mismatch = firstMismatch(entries, plan.messages, 0, common);
+    const mismatch = await firstMismatch(entries, plan.messages, 0, common);
     if (mismatch !== -1) {
       return { kind: 'conflict', reason: `its message ${mismatch + 1} differs` };
     }
@@ -83,7 +84,7 @@ export function alignWithTarget(plan: ImportPlan, target: TargetSession): Alignm
   const upTo = target.snapshot.upTo;
   const tail = target.entries.filter((entry) => entry.cursor > upTo);
   const common = Math.min(tail.length, plan.messages.length - plan.covered);
-  const mismatch = firstMismatch(tail, plan.messages, plan.covered, common);
+  const mismatch = await firstMismatch(tail, plan.messages, plan.covered, common);
   if (mismatch !== -1) {
     return {
       kind: 'conflict',
@@ -94,38 +95,68 @@ export function alignWithTarget(plan: ImportPlan, target: TargetSession): Alignm
 }
 
 /**
- * Runs of the plan's messages from `from` that are saved together: consecutive messages saved in
- * one batch at the source (same `savedAt`), never across the snapshot's boundary.
+ * Most messages one imported batch saves: the most one append of the admin API takes. A source
+ * batch larger than that (one line of 150,000 messages saved at once) is saved in runs of this
+ * size, each keeping the batch's `savedAt`.
  */
-export function importBatches(plan: ImportPlan, from: number): PlannedMessage[][] {
-  const batches: PlannedMessage[][] = [];
-  let current: PlannedMessage[] = [];
-  for (let i = from; i < plan.messages.length; i++) {
+export const MAX_IMPORT_BATCH_MESSAGES = 500;
+
+/** One save of an import: the plan's messages from `start`, in order. */
+export interface PlannedBatch {
+  /** Index in the plan's messages of the batch's first message. */
+  start: number;
+  messages: PlannedMessage[];
+}
+
+/**
+ * The saves of the whole plan, from its first message: consecutive messages saved in one batch
+ * at the source (same `savedAt`), never across the snapshot's boundary and never more than
+ * `maxMessages`. Always cut from the first message, so every import of one line (a rerun, a
+ * concurrent one) cuts it the same way and can key each save alike.
+ */
+export function importBatches(
+  plan: ImportPlan,
+  maxMessages: number = MAX_IMPORT_BATCH_MESSAGES,
+): PlannedBatch[] {
+  const batches: PlannedBatch[] = [];
+  let current: PlannedBatch | undefined;
+  for (let i = 0; i < plan.messages.length; i++) {
     const message = plan.messages[i]!;
-    const previous = current.at(-1);
-    if (previous && (previous.savedAt !== message.savedAt || i === plan.covered)) {
+    if (
+      current === undefined ||
+      current.messages.at(-1)!.savedAt !== message.savedAt ||
+      i === plan.covered ||
+      current.messages.length >= maxMessages
+    ) {
+      current = { start: i, messages: [] };
       batches.push(current);
-      current = [];
     }
-    current.push(message);
+    current.messages.push(message);
   }
-  if (current.length > 0) batches.push(current);
   return batches;
 }
 
-/** Index (from 0, within the compared run) of the first stored entry unlike the planned message at `offset + i`. */
-function firstMismatch(
+/** Messages compared between two turns of the event loop. */
+const COMPARED_PER_TURN = 256;
+
+/**
+ * Index (from 0, within the compared run) of the first stored entry unlike the planned message at
+ * `offset + i`, giving the event loop a turn every {@link COMPARED_PER_TURN} messages.
+ */
+async function firstMismatch(
   stored: readonly Entry[],
   planned: readonly PlannedMessage[],
   offset: number,
   count: number,
-): number {
+): Promise<number> {
   for (let i = 0; i < count; i++) {
+    if (i > 0 && i % COMPARED_PER_TURN === 0) await setImmediate();
     if (batchDigest([stored[i]!.message]) !== batchDigest([planned[offset + i]!.message])) return i;
   }
   return -1;
 }
 
-function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
+/** Whether two snapshots hold the same summary and pinned messages (canonical JSON). */
+export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
   return a.summary === b.summary && batchDigest(a.pinned ?? []) === batchDigest(b.pinned ?? []);
 }

@@ -5,8 +5,14 @@ export {
   importSessions,
   type ImportProgress,
   type ImportResult,
+  type ImportSessionOptions,
   type ImportSessionsOptions,
 } from './import-sessions';
-export { PRUNED_HISTORY_PLACEHOLDER } from './import-plan';
+export { MAX_IMPORT_BATCH_MESSAGES, PRUNED_HISTORY_PLACEHOLDER } from './import-plan';
 export { splitLines, type InputLine, type LineSource } from './line-splitter';
-export { decodeSessionLine, encodeSessionLine, type SessionLine } from './session-line';
+export {
+  DEFAULT_IMPORT_LINE_SHAPE,
+  decodeSessionLine,
+  encodeSessionLine,
+  type SessionLine,
+} from './session-line';
