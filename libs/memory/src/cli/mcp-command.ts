@@ -17,12 +17,13 @@ export async function runMcp(choice: TransferBackendChoice): Promise<void> {
   // A driver or a dependency that logs must not corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
-  const backend = await openTransferBackend(choice);
+  // The SDK first: a missing one is named before any store is opened.
   const [{ createMemoryMcpServer }, { StdioServerTransport }] = await loadOptionalModule(
     'agent-memory mcp',
     MCP_PEERS,
     () => Promise.all([import('../mcp'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
   );
+  const backend = await openTransferBackend(choice);
   const server = createMemoryMcpServer(backend, {
     onError: (error, call) =>
       console.error(
