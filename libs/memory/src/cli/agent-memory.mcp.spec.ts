@@ -183,9 +183,9 @@ it('answers on stdout only in protocol, and exits 0 once stdin closes, closing t
   expect(run.stderr).toMatch(/stdin closed, closing the store/);
 }, 60_000);
 
-it('names what is missing and exits 2 without a store', async () => {
-  const run = await runToExit([]);
+it('names a store it does not know and exits 2 without opening one', async () => {
+  const run = await runToExit(['--backend', 'simple']);
   expect(run.code).toBe(2);
   expect(run.stdout).toBe('');
-  expect(run.stderr).toMatch(/no store: pass --backend jsonfile\|postgres\|nats/);
+  expect(run.stderr).toMatch(/unknown backend "simple": jsonfile, postgres or nats/);
 }, 60_000);
