@@ -30,6 +30,30 @@ export function sessionInfo(id: string, facts: SessionFacts): SessionInfo {
 }
 
 /**
+ * Whether two descriptions of one session describe the same stored state: every count, the last
+ * write's time, the snapshot and every metadata entry are equal. What a conditional delete
+ * (`DeleteSessionOptions.ifUnchanged`) compares: a save changes `messages`, a snapshot
+ * `snapshotUpTo`, a prune `stored`, a metadata write `meta`, and each of them `updatedAt`.
+ */
+export function sameSessionState(a: SessionInfo, b: SessionInfo): boolean {
+  if (
+    a.id !== b.id ||
+    a.messages !== b.messages ||
+    a.stored !== b.stored ||
+    a.updatedAt !== b.updatedAt ||
+    a.hasSnapshot !== b.hasSnapshot ||
+    a.snapshotUpTo !== b.snapshotUpTo
+  ) {
+    return false;
+  }
+  const keys = Object.keys(a.meta);
+  return (
+    keys.length === Object.keys(b.meta).length &&
+    keys.every((key) => Object.hasOwn(b.meta, key) && a.meta[key] === b.meta[key])
+  );
+}
+
+/**
  * A list skips what does not decode (it stays for `inspect` and `open` to report): `read`'s
  * result, or null when it throws {@link CorruptSessionError}. Other errors pass through.
  */

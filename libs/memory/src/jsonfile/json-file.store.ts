@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import type { ErasedSession } from '../core/resource-erase';
+import type { StoredSessionCheck } from '../core/session-delete';
 import { deepFreeze } from '../core/deep-freeze';
 import {
   IdempotencyKeyReusedError,
@@ -48,7 +49,7 @@ import { asFileStoreErrors, fileStoreError } from './write-all';
 import { noteSessionWritten } from './session-index';
 import { keyRecords } from './head-records';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
-import { inspectSessionFile, sessionIdOfPath } from './session-file';
+import { inspectSessionFile, sessionIdOfPath, sessionInfoOfState } from './session-file';
 import type { KeyRecord } from './session-head';
 import type { SessionState } from './session-state';
 
@@ -317,19 +318,22 @@ export class JsonFileMemory implements SessionStore {
   }
 
   /**
-   * Removes the session's files when `belongs(meta)` holds for the session as stored now, reading
-   * and removing under the same locks as a save, so no save lands between the check and the removal.
+   * Removes the session's files when `belongs(meta, info)` holds for the session as stored now,
+   * reading and removing under the same locks as a save, so no save lands between the check and
+   * the removal.
    * @returns the messages it kept, or null when there was no session or it does not belong.
    */
-  async eraseIf(
-    belongs: (meta: Readonly<Record<string, string>>) => boolean,
-  ): Promise<ErasedSession> {
+  async eraseIf(belongs: StoredSessionCheck): Promise<ErasedSession> {
     return this.files.serialize(this.path, () =>
       asFileStoreErrors('erase', this.sessionId, async () => {
         if (!(await exists(dirname(this.path)))) return null;
         const erased = await withFileLock(this.sessionId, this.path, async () => {
           const state = await this.files.load(this.sessionId, this.path);
-          if (state.form === 'none' || !belongs(state.meta)) return null;
+          if (
+            state.form === 'none' ||
+            !belongs(state.meta, sessionInfoOfState(this.sessionId, state))
+          )
+            return null;
           await this.files.remove(this.path);
           return { messages: Math.max(0, state.saved - state.from + 1) };
         });

@@ -5,7 +5,8 @@ import { canPruneCovered } from '../core/covered-log-pruning';
 import { DEFAULT_COMPACTION_JOB_LEASE_MS } from '../core/defaults';
 import type { CallOptions } from '../core/memory.interface';
 import { InMemoryCompactionJobStore } from '../compaction/in-memory-compaction-job.store';
-import { RetentionLease } from './retention-lease';
+import { SessionChangedError } from '../core/errors';
+import { assertLeaseStore, RetentionLease } from './retention-lease';
 import {
   RETENTION_KEEP,
   RETENTION_META_KEY,
@@ -64,7 +65,8 @@ export interface RetentionSweepResult {
  */
 export class RetentionSweeper {
   readonly policy: ResolvedRetentionPolicy;
-  private readonly lease: RetentionLease;
+  private readonly jobs: CompactionJobStore;
+  private readonly leaseMs: number;
   private readonly batchSize: number;
   private readonly now: () => number;
 
@@ -81,34 +83,40 @@ export class RetentionSweeper {
         `retention batchSize must be a whole number from 1 to 500, got ${this.batchSize}`,
       );
     }
-    this.lease = new RetentionLease(
-      options.jobs ?? new InMemoryCompactionJobStore(this.now),
-      options.leaseMs ?? DEFAULT_COMPACTION_JOB_LEASE_MS,
-      this.now,
-    );
+    this.jobs = options.jobs ?? new InMemoryCompactionJobStore(this.now);
+    assertLeaseStore(this.jobs);
+    this.leaseMs = options.leaseMs ?? DEFAULT_COMPACTION_JOB_LEASE_MS;
   }
 
   /**
-   * Runs one sweep over every session.
+   * Runs one sweep over every session. A sweep that changes something takes the lease under an
+   * owner of its own, so two sweeps at once in one process exclude each other as two replicas do.
    * @throws the backend's or job store's error; what was expired before it stays expired.
    */
   async sweep(opts: RetentionSweepOptions = {}): Promise<RetentionSweepResult> {
     const dryRun = opts.dryRun ?? false;
     const result = { expired: [] as string[], action: this.policy.action, dryRun, ran: true };
     if (dryRun) {
-      await this.walk(result.expired, true, opts);
+      await this.walk(result.expired, null, opts);
       return result;
     }
-    if (!(await this.lease.acquire())) return { ...result, ran: false };
+    const lease = new RetentionLease(this.jobs, this.leaseMs, this.now);
+    if (!(await lease.acquire())) return { ...result, ran: false };
     try {
-      await this.walk(result.expired, false, opts);
+      await this.walk(result.expired, lease, opts);
     } finally {
-      await this.lease.release();
+      await lease.release();
     }
     return result;
   }
 
-  private async walk(expired: string[], dryRun: boolean, opts: CallOptions): Promise<void> {
+  /** Walks every page; `lease` null is a dry run. */
+  private async walk(
+    expired: string[],
+    lease: RetentionLease | null,
+    opts: CallOptions,
+  ): Promise<void> {
+    const dryRun = lease === null;
     let after: string | undefined;
     do {
       throwIfAborted(opts);
@@ -119,7 +127,7 @@ export class RetentionSweeper {
       }
       after = page.next ?? undefined;
       // A sweep that lost its lease (it stalled past it) stops: another replica may have begun.
-      if (after !== undefined && !dryRun && !(await this.lease.acquire())) return;
+      if (after !== undefined && lease && !(await lease.acquire())) return;
     } while (after !== undefined);
   }
 
@@ -131,12 +139,24 @@ export class RetentionSweeper {
     const current = await this.backend.inspect(listed.id);
     if (!current || !(await this.isExpired(current))) return false;
     if (this.policy.action === 'delete') {
-      await this.backend.delete(current.id);
+      // Deleted only as judged: a write landing after the check above makes the store refuse.
+      if (!(await this.deleteUnchanged(current))) return false;
     } else if (!current.hasSnapshot || (await this.pruneCovered(current.id)) === 0) {
       return false;
     }
     this.options.onExpired?.(current.id, this.policy.action);
     return true;
+  }
+
+  /** Deletes the session if it is still as `judged`; false when a write came in between. */
+  private async deleteUnchanged(judged: SessionInfo): Promise<boolean> {
+    try {
+      await this.backend.delete(judged.id, { ifUnchanged: judged });
+      return true;
+    } catch (error) {
+      if (error instanceof SessionChangedError) return false;
+      throw error;
+    }
   }
 
   private async isExpired(info: SessionInfo): Promise<boolean> {
