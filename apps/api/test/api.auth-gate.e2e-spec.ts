@@ -200,7 +200,13 @@ describe('the admin token gate', () => {
         if (sendAll) request.end(body);
         else request.write(body.subarray(0, 64 * 1024));
       });
-    for (const path of ['/api/sessions/s1/messages', '/API/sessions/s1/messages']) {
+    for (const path of [
+      '/api/sessions/s1/messages',
+      '/API/sessions/s1/messages',
+      // Escaped slashes that, decoded, would step out of /api: still the messages route.
+      '/api/sessions/..%2F..%2Fx/messages',
+      '/api/sessions/..%2f..%5Cx/messages',
+    ]) {
       expect([path, await refuse(path, false)]).toEqual([path, 401]);
     }
     const hold = new EventLoopHold();
