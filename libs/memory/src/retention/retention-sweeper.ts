@@ -5,7 +5,7 @@ import { canPruneCovered } from '../core/covered-log-pruning';
 import { DEFAULT_COMPACTION_JOB_LEASE_MS } from '../core/defaults';
 import type { CallOptions } from '../core/memory.interface';
 import { InMemoryCompactionJobStore } from '../compaction/in-memory-compaction-job.store';
-import { SessionChangedError } from '../core/errors';
+import type { SessionChangedError } from '../core/errors';
 import { assertLeaseStore, RetentionLease } from './retention-lease';
 import {
   RETENTION_KEEP,
@@ -15,6 +15,9 @@ import {
   type RetentionAction,
   type RetentionPolicy,
 } from './retention-policy';
+
+/** The code of {@link SessionChangedError}: a conditional delete found the session changed. */
+const SESSION_CHANGED: SessionChangedError['code'] = 'SESSION_CHANGED';
 
 /** Sessions a sweep reads per `backend.list` page. */
 export const DEFAULT_RETENTION_BATCH_SIZE = 100;
@@ -154,7 +157,8 @@ export class RetentionSweeper {
       await this.backend.delete(judged.id, { ifUnchanged: judged });
       return true;
     } catch (error) {
-      if (error instanceof SessionChangedError) return false;
+      // By code, not class: a backend of your own may throw another copy of the package's error.
+      if ((error as { code?: unknown } | null)?.code === SESSION_CHANGED) return false;
       throw error;
     }
   }
