@@ -5,6 +5,7 @@
  */
 import {
   assistantMessage,
+  canPruneCovered,
   InMemoryCompactionJobStore,
   RetentionSweeper,
   SessionChangedError,
@@ -291,6 +292,47 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
         Date.now() + 60 * SECOND_MS,
       ).sweep();
       expect(next.expired).toEqual([id]);
+    });
+
+    it('keep-summary leaves the log of a session written between the judgement and the prune', async () => {
+      const b = await backend({ pruneCompacted: false });
+      const id = await sessionWith(b, 3);
+      await (await b.open(id)).saveSnapshot({ summary: 'three questions' }, 4, null);
+      const other = await replica(b, { pruneCompacted: false });
+      let wrote = false;
+      const racing: MemoryBackend = new Proxy(b, {
+        get(target, property, receiver) {
+          if (property !== 'inspect') return Reflect.get(target, property, receiver);
+          return async (sessionId: string) => {
+            const info = await target.inspect(sessionId);
+            if (!wrote) {
+              wrote = true;
+              await (await other.open(sessionId)).save([userMessage('back again')]);
+            }
+            return info;
+          };
+        },
+      });
+
+      const result = await sweeper(
+        racing,
+        { maxIdle: '1s', action: 'keep-summary' },
+        Date.now() + 60 * SECOND_MS,
+      ).sweep();
+
+      expect(wrote).toBe(true);
+      expect(result.expired).toEqual([]);
+      const store = await b.open(id);
+      expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      // Refused directly too: a description older than the session prunes nothing.
+      const stale = (await b.inspect(id))!;
+      await store.setMeta('title', 'renamed');
+      if (!canPruneCovered(store)) throw new Error('every built-in store prunes');
+      await expect(store.pruneCovered({ ifUnchanged: stale })).rejects.toMatchObject({
+        code: 'SESSION_CHANGED',
+      });
+      expect((await store.entries()).length).toBe(7);
+      expect(await store.pruneCovered({ ifUnchanged: (await b.inspect(id))! })).toBe(4);
     });
 
     it('delete with ifUnchanged deletes an unchanged session and refuses a changed one', async () => {

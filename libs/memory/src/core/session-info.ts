@@ -36,20 +36,37 @@ export function sessionInfo(id: string, facts: SessionFacts): SessionInfo {
  * `snapshotUpTo`, a prune `stored`, a metadata write `meta`, and each of them `updatedAt`.
  */
 export function sameSessionState(a: SessionInfo, b: SessionInfo): boolean {
+  return (
+    a.id === b.id &&
+    a.updatedAt === b.updatedAt &&
+    a.hasSnapshot === b.hasSnapshot &&
+    sameSessionContent(
+      { saved: a.messages, stored: a.stored, snapshotUpTo: a.snapshotUpTo, meta: a.meta },
+      b,
+    )
+  );
+}
+
+/**
+ * Whether what a store holds of a session (`facts`, without its time) is what `info` describes:
+ * the counts, the snapshot's cursor and every metadata entry. A store whose every write changes
+ * one of these, and that checks it under a compare-and-swap, needs no time to compare.
+ */
+export function sameSessionContent(
+  facts: Omit<SessionFacts, 'updatedAt'>,
+  info: SessionInfo,
+): boolean {
   if (
-    a.id !== b.id ||
-    a.messages !== b.messages ||
-    a.stored !== b.stored ||
-    a.updatedAt !== b.updatedAt ||
-    a.hasSnapshot !== b.hasSnapshot ||
-    a.snapshotUpTo !== b.snapshotUpTo
+    facts.saved !== info.messages ||
+    facts.stored !== info.stored ||
+    facts.snapshotUpTo !== info.snapshotUpTo
   ) {
     return false;
   }
-  const keys = Object.keys(a.meta);
+  const keys = Object.keys(facts.meta);
   return (
-    keys.length === Object.keys(b.meta).length &&
-    keys.every((key) => Object.hasOwn(b.meta, key) && a.meta[key] === b.meta[key])
+    keys.length === Object.keys(info.meta).length &&
+    keys.every((key) => Object.hasOwn(info.meta, key) && facts.meta[key] === info.meta[key])
   );
 }
 

@@ -4,9 +4,12 @@ import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import type { ErasedSession } from '../core/resource-erase';
 import type { StoredSessionCheck } from '../core/session-delete';
+import type { PruneCoveredOptions } from '../core/covered-log-pruning';
+import { sameSessionState } from '../core/session-info';
 import { deepFreeze } from '../core/deep-freeze';
 import {
   IdempotencyKeyReusedError,
+  SessionChangedError,
   SessionTooLargeError,
   SnapshotsUnsupportedError,
 } from '../core/errors';
@@ -260,9 +263,13 @@ export class JsonFileMemory implements SessionStore {
   }
 
   /** See `CoveredLogPruning`: rewrites the log without the covered messages, under the file lock. */
-  async pruneCovered(opts?: CallOptions): Promise<number> {
+  async pruneCovered(opts?: PruneCoveredOptions): Promise<number> {
     throwIfAborted(opts);
-    return this.write('prune', opts, async (state) => {
+    const expected = opts?.ifUnchanged;
+    const dropped = await this.write('prune', opts, async (state) => {
+      const current = sessionInfoOfState(this.sessionId, state);
+      // Checked under the same locks as the prune: -1 is "changed since it was read".
+      if (expected && (current === null || !sameSessionState(current, expected))) return -1;
       const upTo = state.snapshot?.upTo;
       if (upTo === undefined || state.from > upTo || state.saved < state.from) return 0;
       const whole = await this.files.whole(this.sessionId, this.path, state);
@@ -284,6 +291,8 @@ export class JsonFileMemory implements SessionStore {
       );
       return dropped;
     });
+    if (dropped < 0) throw new SessionChangedError(this.sessionId);
+    return dropped;
   }
 
   async setMeta(key: string, value: string): Promise<void> {

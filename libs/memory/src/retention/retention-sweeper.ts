@@ -144,7 +144,7 @@ export class RetentionSweeper {
     if (this.policy.action === 'delete') {
       // Deleted only as judged: a write landing after the check above makes the store refuse.
       if (!(await this.deleteUnchanged(current))) return false;
-    } else if (!current.hasSnapshot || (await this.pruneCovered(current.id)) === 0) {
+    } else if (!current.hasSnapshot || (await this.pruneUnchanged(current)) === 0) {
       return false;
     }
     this.options.onExpired?.(current.id, this.policy.action);
@@ -153,14 +153,12 @@ export class RetentionSweeper {
 
   /** Deletes the session if it is still as `judged`; false when a write came in between. */
   private async deleteUnchanged(judged: SessionInfo): Promise<boolean> {
-    try {
-      await this.backend.delete(judged.id, { ifUnchanged: judged });
-      return true;
-    } catch (error) {
-      // By code, not class: a backend of your own may throw another copy of the package's error.
-      if ((error as { code?: unknown } | null)?.code === SESSION_CHANGED) return false;
-      throw error;
-    }
+    return (
+      (await unlessChanged(async () => {
+        await this.backend.delete(judged.id, { ifUnchanged: judged });
+        return true;
+      })) ?? false
+    );
   }
 
   private async isExpired(info: SessionInfo): Promise<boolean> {
@@ -194,13 +192,25 @@ export class RetentionSweeper {
     return first !== undefined && first.cursor <= info.snapshotUpTo;
   }
 
-  private async pruneCovered(sessionId: string): Promise<number> {
-    const store = await this.backend.open(sessionId);
+  /** Drops the covered messages if the session is still as `judged`; 0 when a write came in between. */
+  private async pruneUnchanged(judged: SessionInfo): Promise<number> {
+    const store = await this.backend.open(judged.id);
     if (!canPruneCovered(store)) {
       throw new TypeError(
         `retention keep-summary needs a store that can prune covered messages; the ${this.backend.kind} backend's cannot`,
       );
     }
-    return store.pruneCovered();
+    return (await unlessChanged(() => store.pruneCovered({ ifUnchanged: judged }))) ?? 0;
+  }
+}
+
+/** `act`'s result, or null when it found the session changed since it was judged. */
+async function unlessChanged<T>(act: () => Promise<T>): Promise<T | null> {
+  try {
+    return await act();
+  } catch (error) {
+    // By code, not class: a backend of your own may throw another copy of the package's error.
+    if ((error as { code?: unknown } | null)?.code === SESSION_CHANGED) return null;
+    throw error;
   }
 }
