@@ -140,6 +140,22 @@ export interface AuditEntryView {
   status: number;
   /** The error's `code` when the change was refused or failed, else null. */
   code: string | null;
+  /** What the change did, when its route reports it (see {@link AuditDetailsView}). */
+  details?: AuditDetailsView;
+}
+
+/**
+ * What a change did, as its audit entry keeps it: a retention sweep's `dryRun`, `expired` (the
+ * first 100 ids) and `expiredCount`; an erase's `receipt`; and, on an actor's refused entry, how
+ * many of their refused requests before it were not recorded one by one (`refusedNotRecorded`).
+ */
+export interface AuditDetailsView {
+  [detail: string]: unknown;
+  dryRun?: boolean;
+  expired?: string[];
+  expiredCount?: number;
+  receipt?: Omit<EraseReceipt, 'resource'>;
+  refusedNotRecorded?: number;
 }
 
 /** `GET /api/audit`: newest first. */

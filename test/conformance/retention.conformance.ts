@@ -5,8 +5,10 @@
  */
 import {
   assistantMessage,
+  canPruneCovered,
   InMemoryCompactionJobStore,
   RetentionSweeper,
+  SessionChangedError,
   userMessage,
   type MemoryBackend,
   type RetentionPolicy,
@@ -21,7 +23,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function describeRetentionConformance(name: string, harness: ConformanceHarness): void {
   describe(`${name} retention`, () => {
-    const { backend, newId } = useConformanceBackends(harness, 'retain');
+    const { backend, newId, replica } = useConformanceBackends(harness, 'retain');
 
     async function sessionWith(b: MemoryBackend, turns = 2): Promise<string> {
       const id = newId();
@@ -212,6 +214,156 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       expect([...(await one).expired].sort()).toEqual([...ids].sort());
       // Once the first is done the lease is free again.
       expect((await sweeper(b, policy, later, { jobs }).sweep()).ran).toBe(true);
+    });
+
+    it('three sweeps at once on one sweeper: one runs, the others are refused and free nothing', async () => {
+      const b = await backend();
+      const all = [await sessionWith(b, 1), await sessionWith(b, 1)];
+      let openGate!: () => void;
+      const gate = new Promise<void>((resolve) => (openGate = resolve));
+      let listed!: () => void;
+      const listing = new Promise<void>((resolve) => (listed = resolve));
+      // The sweep that gets the lease stops on its first page until the others have tried.
+      const held: MemoryBackend = new Proxy(b, {
+        get(target, property, receiver) {
+          if (property !== 'list') return Reflect.get(target, property, receiver);
+          return async (q: Parameters<MemoryBackend['list']>[0]) => {
+            listed();
+            await gate;
+            return target.list(q);
+          };
+        },
+      });
+      const one = sweeper(held, { maxIdle: '1s', action: 'delete' }, Date.now() + 60 * SECOND_MS);
+
+      const first = one.sweep();
+      await listing;
+      const others = await Promise.all([one.sweep(), one.sweep()]);
+      // A refused sweep must not have freed the lease: a fourth is still refused.
+      const fourth = await one.sweep();
+      openGate();
+
+      expect(others.map((r) => r.ran)).toEqual([false, false]);
+      expect(others.flatMap((r) => r.expired)).toEqual([]);
+      expect(fourth.ran).toBe(false);
+      expect([...(await first).expired].sort()).toEqual([...all].sort());
+      expect((await one.sweep()).ran).toBe(true);
+    });
+
+    it('a write landing between the judgement and the delete survives the sweep', async () => {
+      const b = await backend();
+      const id = await sessionWith(b, 1);
+      const other = await replica(b);
+      let wrote = false;
+      // The sweep's last look at the session (inspect, just before deleting) is answered, then
+      // another writer appends before the sweep acts on that answer.
+      const racing: MemoryBackend = new Proxy(b, {
+        get(target, property, receiver) {
+          if (property !== 'inspect') return Reflect.get(target, property, receiver);
+          return async (sessionId: string) => {
+            const info = await target.inspect(sessionId);
+            if (!wrote) {
+              wrote = true;
+              await (await other.open(sessionId)).save([userMessage('late but acknowledged')]);
+            }
+            return info;
+          };
+        },
+      });
+
+      const result = await sweeper(
+        racing,
+        { maxIdle: '1s', action: 'delete' },
+        Date.now() + 60 * SECOND_MS,
+      ).sweep();
+
+      expect(wrote).toBe(true);
+      expect(result.expired).toEqual([]);
+      const entries = await (await b.open(id)).entries();
+      expect(entries.map((e) => e.message)).toEqual([
+        userMessage('question 0'),
+        assistantMessage('answer 0'),
+        userMessage('late but acknowledged'),
+      ]);
+      // Judged again on the next sweep, the unchanged session goes.
+      const next = await sweeper(
+        b,
+        { maxIdle: '1s', action: 'delete' },
+        Date.now() + 60 * SECOND_MS,
+      ).sweep();
+      expect(next.expired).toEqual([id]);
+    });
+
+    it('keep-summary leaves the log of a session written between the judgement and the prune', async () => {
+      const b = await backend({ pruneCompacted: false });
+      const id = await sessionWith(b, 3);
+      await (await b.open(id)).saveSnapshot({ summary: 'three questions' }, 4, null);
+      const other = await replica(b, { pruneCompacted: false });
+      let wrote = false;
+      const racing: MemoryBackend = new Proxy(b, {
+        get(target, property, receiver) {
+          if (property !== 'inspect') return Reflect.get(target, property, receiver);
+          return async (sessionId: string) => {
+            const info = await target.inspect(sessionId);
+            if (!wrote) {
+              wrote = true;
+              await (await other.open(sessionId)).save([userMessage('back again')]);
+            }
+            return info;
+          };
+        },
+      });
+
+      const result = await sweeper(
+        racing,
+        { maxIdle: '1s', action: 'keep-summary' },
+        Date.now() + 60 * SECOND_MS,
+      ).sweep();
+
+      expect(wrote).toBe(true);
+      expect(result.expired).toEqual([]);
+      const store = await b.open(id);
+      expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      // Refused directly too: a description older than the session prunes nothing.
+      const stale = (await b.inspect(id))!;
+      await store.setMeta('title', 'renamed');
+      if (!canPruneCovered(store)) throw new Error('every built-in store prunes');
+      await expect(store.pruneCovered({ ifUnchanged: stale })).rejects.toMatchObject({
+        code: 'SESSION_CHANGED',
+      });
+      expect((await store.entries()).length).toBe(7);
+      expect(await store.pruneCovered({ ifUnchanged: (await b.inspect(id))! })).toBe(4);
+    });
+
+    it('delete with ifUnchanged deletes an unchanged session and refuses a changed one', async () => {
+      const b = await backend();
+      const id = await sessionWith(b, 1);
+      const judged = (await b.inspect(id))!;
+      const s = await b.open(id);
+
+      await s.setMeta('title', 'renamed');
+      await expect(b.delete(id, { ifUnchanged: judged })).rejects.toBeInstanceOf(
+        SessionChangedError,
+      );
+      expect((await b.inspect(id))?.meta.title).toBe('renamed');
+
+      const metaJudged = (await b.inspect(id))!;
+      await s.save([userMessage('one more')]);
+      await expect(b.delete(id, { ifUnchanged: metaJudged })).rejects.toMatchObject({
+        code: 'SESSION_CHANGED',
+      });
+      expect((await b.inspect(id))?.messages).toBe(3);
+
+      await b.delete(id, { ifUnchanged: (await b.inspect(id))! });
+      expect(await b.inspect(id)).toBeNull();
+      // Gone: a second conditional delete has nothing that matches.
+      await expect(b.delete(id, { ifUnchanged: judged })).rejects.toBeInstanceOf(
+        SessionChangedError,
+      );
+      // A description of another session is a mistake, named before any I/O.
+      await expect(b.delete(id, { ifUnchanged: { ...judged, id: 'other' } })).rejects.toThrow(
+        /SessionInfo of that session/,
+      );
     });
   });
 }

@@ -17,6 +17,7 @@ import {
   type TestServer,
 } from './support/api-test-server';
 import { RecordingLogger } from './support/recording-logger';
+import { AuditRecorder } from '../src/audit/audit-recorder';
 
 const VIEWER = 'audit-viewer-token-0123456789';
 const OPERATOR = 'audit-operator-token-0123456789';
@@ -161,6 +162,51 @@ describe.each(ALL_BACKENDS)('the audit log on %s', (kind) => {
     expect(await bad.json()).toMatchObject({ code: 'INVALID_QUERY' });
     const badLimit = await api.request('/api/audit?limit=0');
     expect(badLimit.status).toBe(400);
+  });
+});
+
+describe.each(ALL_BACKENDS)('an audit log that keeps the changes that happened on %s', (kind) => {
+  // A small log, so that a flood of refusals would push the admin's change out of it.
+  const api = useTestServer(kind, { MEMORY_ADMIN_TOKENS: NAMED_TOKENS, AUDIT_MAX_ENTRIES: '30' });
+
+  it('records every spelling of a change, bounded parameters, and at most 20 refusals per actor', async () => {
+    const id = `erased-${kind}`;
+    expect((await api.append(id, [userText('mine')])).status).toBe(201);
+    const meta = await api.request(`/api/sessions/${id}/meta`, {
+      method: 'PATCH',
+      json: { resource: 'a/b' },
+    });
+    expect(meta.status).toBe(200);
+    // The spelling the docs recommend for a resource with a slash.
+    const erased = await api.request('/api/resources/a%2Fb', { method: 'DELETE' });
+    expect(erased.status).toBe(200);
+    expect(await erased.json()).toMatchObject({ resource: 'a/b', sessions: 1 });
+
+    const long = `x${'y'.repeat(4999)}`;
+    for (let i = 0; i < 60; i++) {
+      const refused = await api.request(`/api/sessions/${long}`, {
+        method: 'DELETE',
+        token: VIEWER,
+      });
+      expect(refused.status).toBe(403);
+    }
+
+    // Every entry of the answers above written (they land just after each answer).
+    await api.server.app.get(AuditRecorder).settled();
+    const entries = ((await (await api.request('/api/audit?limit=100')).json()) as AuditPage).items;
+    const refusals = entries.filter((entry) => entry.actor.role === 'viewer');
+    expect(refusals).toHaveLength(20);
+    for (const entry of refusals) {
+      expect(entry.sessionId!.length).toBeLessThan(320);
+      expect(entry.sessionId).toMatch(/^xy+…\[4744 more characters not kept\]$/);
+    }
+    const erase = entries.find((entry) => entry.action === 'DELETE /api/resources/:resource');
+    expect(erase).toMatchObject({
+      actor: { name: 'admin', role: 'admin' },
+      resource: 'a/b',
+      status: 200,
+      details: { receipt: { sessions: 1, messages: 1, vectors: 0 } },
+    });
   });
 });
 

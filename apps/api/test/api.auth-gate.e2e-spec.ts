@@ -6,6 +6,7 @@
  * address per spelling, so each spelling has a failed-attempt count of its own.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { EventLoopHold } from '../src/metrics/event-loop-hold';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './support/api-test-server';
 
@@ -200,7 +201,13 @@ describe('the admin token gate', () => {
         if (sendAll) request.end(body);
         else request.write(body.subarray(0, 64 * 1024));
       });
-    for (const path of ['/api/sessions/s1/messages', '/API/sessions/s1/messages']) {
+    for (const path of [
+      '/api/sessions/s1/messages',
+      '/API/sessions/s1/messages',
+      // Escaped slashes that, decoded, would step out of /api: still the messages route.
+      '/api/sessions/..%2F..%2Fx/messages',
+      '/api/sessions/..%2f..%5Cx/messages',
+    ]) {
       expect([path, await refuse(path, false)]).toEqual([path, 401]);
     }
     const hold = new EventLoopHold();
@@ -217,6 +224,45 @@ describe('the admin token gate', () => {
     const heldMs = hold.takeMaxMs();
     hold.stop();
     expect(statuses).toEqual([401, 401, 401, 401]);
+    expect(heldMs).toBeLessThan(100);
+  });
+  it('refuses token-less gzip bodies on a path that decodes outside /api without inflating them', async () => {
+    // 4 KB on the wire, over 4 MB of JSON once inflated and parsed.
+    const body = gzipSync(Buffer.from(`{"messages":[${'{},'.repeat(1_400_000)}{}]}`));
+    expect(body.length).toBeLessThan(8 * 1024);
+    const { port } = new URL(api.server.url);
+    const post = () =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/sessions/..%2F..%2Fx/messages',
+          headers: {
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+            'content-length': body.length,
+          },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    const hold = new EventLoopHold();
+    hold.start();
+    hold.takeMaxMs();
+    const cpuBefore = process.cpuUsage();
+    const statuses = await Promise.all(Array.from({ length: 100 }, post));
+    const cpu = process.cpuUsage(cpuBefore);
+    const heldMs = hold.takeMaxMs();
+    hold.stop();
+    console.log(
+      `100 token-less gzip bodies on ..%2F: ${(cpu.user + cpu.system) / 1000} ms of CPU (client and server), loop held at most ${heldMs} ms`,
+    );
+    expect(new Set(statuses)).toEqual(new Set([401]));
     expect(heldMs).toBeLessThan(100);
   });
 });

@@ -101,6 +101,12 @@ describe.each(ALL_BACKENDS)('erasing a resource on the %s backend', (kind) => {
     const list = await api.request('/api/sessions?resource=a%00b');
     expect(list.status).toBe(400);
     expect(await list.json()).toMatchObject({ field: 'resource' });
+    // Empty, as erase and export refuse it: it would list every session.
+    for (const query of ['resource=', 'resource=&limit=5']) {
+      const empty = await api.request(`/api/sessions?${query}`);
+      expect([query, empty.status]).toEqual([query, 400]);
+      expect(await empty.json()).toMatchObject({ code: 'INVALID_QUERY', field: 'resource' });
+    }
     expect((await api.request('/api/sessions/kept-1')).status).toBe(200);
   });
 

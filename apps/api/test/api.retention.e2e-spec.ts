@@ -59,7 +59,7 @@ describe.each(['postgres', 'jsonfile'] as const)('retention on a %s server', (ki
     expect([...dryBody.expired].sort()).toEqual(['idle-a', 'idle-b']);
     expect((await api.request('/api/sessions/idle-a')).status).toBe(200);
 
-    const res = await sweep();
+    const res = await sweep({ dryRun: false });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect([...body.expired].sort()).toEqual(['idle-a', 'idle-b']);
@@ -120,7 +120,10 @@ describe('keep-summary on a postgres server', () => {
     expect(compacted).toMatchObject({ messages: 8, stored: 8, hasSnapshot: true });
     await pause(IDLE_MS + 200);
 
-    const res = await api.request('/api/retention/sweep', { method: 'POST', json: {} });
+    const res = await api.request('/api/retention/sweep', {
+      method: 'POST',
+      json: { dryRun: false },
+    });
     expect(await res.json()).toEqual({
       expired: ['summarised'],
       action: 'keep-summary',
@@ -169,7 +172,7 @@ describe('two replicas on one PostgreSQL database sweeping at once', () => {
 
     const answers = await Promise.all(
       replicas.map((replica) =>
-        replica.request('/api/retention/sweep', { method: 'POST', json: {} }),
+        replica.request('/api/retention/sweep', { method: 'POST', json: { dryRun: false } }),
       ),
     );
     const expired: string[] = [];

@@ -13,6 +13,9 @@ import type { GateDecision } from '../auth/admin-auth.middleware';
 import type { TokenIdentity } from '../auth/admin-tokens';
 import { MemoryMetrics } from '../metrics/memory-metrics';
 import { AUDIT_LOG } from './audit.tokens';
+import { auditDetails } from './audit-details';
+import { boundedAuditParam } from './audit-bounds';
+import { RefusedEntryBudget } from './refused-entry-budget';
 
 /** Entries that may wait for a slow audit log; more are dropped (and counted as failures). */
 const MAX_QUEUED_ENTRIES = 10_000;
@@ -33,15 +36,23 @@ function statusOfToolCode(code: string): number {
 
 /**
  * Records every change request that reached a route (allowed or refused by its role) in the
- * audit log once it is answered: who, which route, which session or resource, when, the status
- * and the error code. The entry is written after the answer, off the request's path, so a failing
- * audit log never fails nor delays the change: it is logged and counted
- * (`agent_memory_audit_failures_total`).
+ * audit log once it is answered: who, which route (the pattern the request matched, whatever its
+ * spelling), which session or resource (cut at `MAX_AUDIT_PARAM_CHARS`), when, the status, the
+ * error code and what the change did when its route says (`setAuditDetails`). The entry is
+ * written after the answer, off the request's path, so a failing audit log never fails nor delays
+ * the change: it is logged and counted (`agent_memory_audit_failures_total`).
+ *
+ * Refusals by role are recorded one by one up to a budget per actor and hour
+ * ({@link RefusedEntryBudget}); past it they are counted
+ * (`agent_memory_audit_refused_unrecorded_total`), so a low role cannot flush the changes that
+ * happened out of the bounded log.
  */
 @Injectable()
 export class AuditRecorder implements OnModuleDestroy {
   private readonly logger = new Logger('AuditLog');
   private readonly failures: Counter;
+  private readonly refusedUnrecorded: Counter;
+  private readonly refusedBudget = new RefusedEntryBudget();
   /** The last append in line: each waits for the one before. */
   private tail: Promise<void> = Promise.resolve();
   /** Entries recorded and not yet written. */
@@ -56,10 +67,15 @@ export class AuditRecorder implements OnModuleDestroy {
       help: 'Audit entries that could not be written (the change itself was made or refused as answered)',
       registers: [metrics.registry],
     });
+    this.refusedUnrecorded = new Counter({
+      name: 'agent_memory_audit_refused_unrecorded_total',
+      help: "Requests refused by role past an actor's budget of audit entries, counted instead of recorded",
+      registers: [metrics.registry],
+    });
   }
 
   /** Watches `res` and records the request once it is answered (or its client goes away). */
-  watch(req: Request, res: Response, { identity, route }: GateDecision): void {
+  watch(req: Request, res: Response, { identity, route, allowed }: GateDecision): void {
     let code: string | null = null;
     // Error answers are `{ statusCode, code, message }`: keep the code on its way out.
     const json = res.json.bind(res);
@@ -71,14 +87,26 @@ export class AuditRecorder implements OnModuleDestroy {
     };
     res.once('close', () => {
       const finished = res.writableFinished;
+      let details = auditDetails(req);
+      if (!allowed) {
+        const budget = this.refusedBudget.take(identity.name);
+        if (!budget.record) {
+          this.refusedUnrecorded.inc();
+          return;
+        }
+        if (budget.skippedBefore > 0) {
+          details = { ...details, refusedNotRecorded: budget.skippedBefore };
+        }
+      }
       this.record({
         at: new Date().toISOString(),
         actor: { name: identity.name, role: identity.role },
         action: `${req.method.toUpperCase()} ${route.pattern}`,
-        sessionId: route.params.id ?? null,
-        resource: route.params.resource ?? null,
+        sessionId: boundedAuditParam(route.params.id),
+        resource: boundedAuditParam(route.params.resource),
         status: finished ? res.statusCode : CLIENT_CLOSED_STATUS,
         code: finished ? code : 'CLIENT_CLOSED',
+        ...(details ? { details } : {}),
       });
     });
   }

@@ -37,7 +37,7 @@ export class AuditController {
   @ApiQuery({ name: 'after', required: false, description: 'the `next` of the previous page' })
   @ApiOkResponse({
     description:
-      '`{ items: [{ id, at, actor: { name, role }, action, sessionId, resource, status, code }], next }`',
+      "`{ items: [{ id, at, actor: { name, role }, action, sessionId, resource, status, code, details? }], next }`; `details`: a sweep's `dryRun`, `expired`, `expiredCount`, an erase's `receipt`",
   })
   async list(@Query() query: Record<string, unknown>): Promise<AuditPage> {
     const { limit, after } = parseListQuery(query);

@@ -4,7 +4,7 @@ import { defaultRoleFor, roleAllows } from './admin-role';
 import type { AdminTokens, TokenIdentity } from './admin-tokens';
 import { bearerIdentity, forbiddenRole, tooManyAuthFailures } from './admin-token.guard';
 import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
-import { canonicalPath } from './gate-path';
+import { canonicalPath, routedPath } from './gate-path';
 import { setRequestIdentity } from './request-identity';
 import type { MatchedRoute, RouteRoleTable } from './route-roles';
 
@@ -54,8 +54,9 @@ function refuse(req: Request, res: Response, error: Parameters<typeof sendApiErr
  * unknown routes included, so the token check is not a way to map the API), and gets
  * `Cache-Control: no-store`. A token whose role is below what the route needs (see
  * `RouteRoleTable`) gets 403 `FORBIDDEN_ROLE`, its body unread.
- * It decides on the path's canonical spelling ({@link canonicalPath}), so `/API/…`, `//api/…` or
- * `/%61pi/…` are checked like `/api/…`. A wrong token counts toward the client's failed-attempt
+ * It decides on two spellings of the path ({@link canonicalPath}, {@link routedPath}), so
+ * `/API/…`, `//api/…` or `/%61pi/…` are checked like `/api/…`, and a path whose escaped slashes
+ * would step out of `/api` once decoded (`/api/sessions/..%2F..%2Fx`) is checked too. A wrong token counts toward the client's failed-attempt
  * limit; no token at all (a CORS preflight, a browser's first try) does not. A client over its
  * limit gets 429 with `Retry-After`. It answers those itself, in the API's JSON error shape (see
  * `sendApiError`), so a refused request's body is never parsed.
@@ -66,10 +67,17 @@ export function adminAuthGate(
   options: AdminAuthGateOptions,
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const path = canonicalPath(req.path);
-    if (!options.protectedPrefixes.some((prefix) => under(path, prefix))) return next();
+    // Two spellings: the path fully decoded, and as the router splits it (escaped slashes kept in
+    // their segment). Protected when either is under a protected prefix, open only when both are
+    // open, so `/api/sessions/..%2F..%2Fx` cannot step out of `/api` past the gate.
+    const spellings = [canonicalPath(req.path), routedPath(req.path)];
+    const isProtected = (path: string) =>
+      options.protectedPrefixes.some((prefix) => under(path, prefix));
+    if (!spellings.some(isProtected)) return next();
     res.setHeader('Cache-Control', 'no-store');
-    if (options.openPrefixes.some((prefix) => under(path, prefix))) return next();
+    const isOpen = (path: string) =>
+      !isProtected(path) || options.openPrefixes.some((prefix) => under(path, prefix));
+    if (spellings.every(isOpen)) return next();
     const client = clientAddress(req);
     const blockedS = limiter.blockedForSeconds(client);
     if (blockedS > 0) return refuse(req, res, tooManyAuthFailures(res, blockedS));
@@ -77,7 +85,9 @@ export function adminAuthGate(
     if ('identity' in verdict) {
       const { identity } = verdict;
       setRequestIdentity(req, identity);
-      const route = options.routes?.match(req.method, path, req.path) ?? null;
+      // Matched as the router will route it, so every spelling of a change is the same route.
+      const route =
+        options.routes?.match(req.method, spellings[1]!, routedPath(req.path, true)) ?? null;
       const needed = route?.role ?? defaultRoleFor(req.method);
       const allowed = roleAllows(identity.role, needed);
       if (route) options.onRouteReached?.(req, res, { identity, route, allowed });

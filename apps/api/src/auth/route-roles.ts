@@ -79,9 +79,11 @@ export class RouteRoleTable implements OnModuleInit {
 
   /**
    * The route `method` and `path` reach, or null when none does.
-   * @param path the request's canonical path (`canonicalPath`: lower case, no trailing slash).
-   * @param rawPath the path as sent, to read parameters in their own case when it spells the
-   * same segments; else they are read from `path`.
+   * @param path the request's path as the router splits it (`routedPath`: lower case, escaped
+   * slashes kept inside their segment, no trailing slash).
+   * @param rawPath the same in its own case (`routedPath(path, true)`), to read parameters from
+   * when it spells the same segments; else they are read from `path`. Parameters are
+   * percent-decoded as the router decodes them (`a%2Fb` is `a/b`).
    */
   match(method: string, path: string, rawPath?: string): MatchedRoute | null {
     const upper = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
@@ -93,14 +95,14 @@ export class RouteRoleTable implements OnModuleInit {
       if (params && (!best || route.paramCount < best.route.paramCount)) best = { route, params };
     }
     if (!best) return null;
-    const rawSegments = rawPath === undefined ? [] : splitPath(safeDecode(rawPath));
+    const rawSegments = rawPath === undefined ? [] : splitPath(rawPath);
     const params =
       rawSegments.length === segments.length &&
       rawSegments.every((segment, i) => segment.toLowerCase() === segments[i])
         ? (matchSegments(best.route.segments, rawSegments, false) ?? best.params)
         : best.params;
     const { method: routeMethod, pattern, role } = best.route;
-    return { method: routeMethod, pattern, role, params };
+    return { method: routeMethod, pattern, role, params: decodeParams(params) };
   }
 }
 
@@ -126,12 +128,17 @@ function splitPath(path: string): string[] {
   return path.split('/').filter(Boolean);
 }
 
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
+/** Each parameter percent-decoded (left as sent when it is no valid escape sequence). */
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    try {
+      decoded[name] = decodeURIComponent(value);
+    } catch {
+      decoded[name] = value;
+    }
   }
+  return decoded;
 }
 
 /** The parameters when `actual` fits `pattern` segment by segment, else null. */

@@ -1,4 +1,5 @@
-import { Controller, Delete, Param, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Param, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -8,6 +9,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { EraseReceipt } from '@agent-memory/api-contract';
+import { setAuditDetails } from '../audit/audit-details';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ApiErrorDto } from '../errors/api-error.dto';
 import { parseResource } from '../sessions/session-request.parsers';
@@ -37,7 +39,11 @@ export class ResourcesController {
     type: ApiErrorDto,
     description: 'the resource is empty, too long or not storable text; `field` is `resource`',
   })
-  erase(@Param('resource') resource: string): Promise<EraseReceipt> {
-    return this.resources.erase(parseResource(resource));
+  async erase(@Param('resource') resource: string, @Req() req: Request): Promise<EraseReceipt> {
+    const receipt = await this.resources.erase(parseResource(resource));
+    // The audit entry keeps the receipt (the resource is the entry's own field).
+    const { resource: _erased, ...kept } = receipt;
+    setAuditDetails(req, { receipt: kept });
+    return receipt;
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -9,6 +10,8 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { RetentionSweepView, RetentionView } from '@agent-memory/api-contract';
+import { MAX_AUDIT_EXPIRED_IDS } from '../audit/audit-bounds';
+import { setAuditDetails } from '../audit/audit-details';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ApiErrorDto } from '../errors/api-error.dto';
 import { invalidField } from '../errors/api-http.error';
@@ -36,7 +39,8 @@ export class RetentionController {
   @HttpCode(200)
   @ApiBody({
     required: false,
-    schema: { type: 'object', properties: { dryRun: { type: 'boolean' } } },
+    description: 'only `{"dryRun": false}` expires sessions; no body, or no `dryRun`, is a dry run',
+    schema: { type: 'object', properties: { dryRun: { type: 'boolean', default: true } } },
   })
   @ApiOkResponse({ description: '`{ expired: [ids], action, dryRun }`' })
   @ApiBadRequestResponse({ type: ApiErrorDto, description: '`field` names the bad body field' })
@@ -44,14 +48,26 @@ export class RetentionController {
     type: ApiErrorDto,
     description: 'RETENTION_NOT_CONFIGURED, or RETENTION_SWEEP_BUSY while another sweep runs',
   })
-  sweep(@Body() body: unknown): Promise<RetentionSweepView> {
-    return this.retention.sweep(parseSweepBody(body));
+  async sweep(@Body() body: unknown, @Req() req: Request): Promise<RetentionSweepView> {
+    const opts = parseSweepBody(body);
+    // A refused or failed sweep's entry still says which kind it was.
+    setAuditDetails(req, { dryRun: opts.dryRun });
+    const result = await this.retention.sweep(opts);
+    setAuditDetails(req, {
+      dryRun: result.dryRun,
+      expired: result.expired.slice(0, MAX_AUDIT_EXPIRED_IDS),
+      expiredCount: result.expired.length,
+    });
+    return result;
   }
 }
 
-/** `{ dryRun? }`; an empty body is a real sweep. Unknown fields are refused, naming them. */
+/**
+ * `{ dryRun? }`: only an explicit `{"dryRun": false}` changes anything; no body, an empty body or
+ * no `dryRun` is a dry run. Unknown fields are refused, naming them.
+ */
 export function parseSweepBody(body: unknown): { dryRun: boolean } {
-  if (body === undefined || body === null) return { dryRun: false };
+  if (body === undefined || body === null) return { dryRun: true };
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw invalidField('INVALID_BODY', 'body', 'must be a JSON object such as {"dryRun": true}');
   }
@@ -62,5 +78,5 @@ export function parseSweepBody(body: unknown): { dryRun: boolean } {
   if (dryRun !== undefined && typeof dryRun !== 'boolean') {
     throw invalidField('INVALID_BODY', 'dryRun', 'must be true or false');
   }
-  return { dryRun: dryRun ?? false };
+  return { dryRun: dryRun ?? true };
 }

@@ -48,8 +48,19 @@ function optionalInteger(query: Query, name: string, min: number, max: number): 
   return parsed;
 }
 
-/** `GET /api/sessions?limit&after&search&resource`. @throws ApiHttpError 400 naming the bad parameter. */
+/**
+ * `GET /api/sessions?limit&after&search&resource`. An empty `resource=` is refused, as erase and
+ * export refuse it: it would otherwise list every session.
+ * @throws ApiHttpError 400 naming the bad parameter.
+ */
 export function parseListQuery(query: Query): ListSessionsQuery {
+  if (query.resource === '') {
+    throw invalidField(
+      'INVALID_QUERY',
+      'resource',
+      'give one non-empty resource (leave the parameter out to list every session)',
+    );
+  }
   return {
     limit: optionalInteger(query, 'limit', 1, MAX_LIST_LIMIT),
     after: optionalString(query, 'after', MAX_TOKEN_LENGTH),

@@ -19,6 +19,11 @@ export interface AuditEntry {
   status: number;
   /** The error's stable `code` when the change was refused or failed, else null. */
   code: string | null;
+  /**
+   * What the change did, when the route reports it (a retention sweep's `dryRun` and what it
+   * expired, an erase's receipt): a small JSON object, stored as is. Absent otherwise.
+   */
+  details?: Readonly<Record<string, unknown>>;
 }
 
 /** An entry before the log gives it its `id`. */

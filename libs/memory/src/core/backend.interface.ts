@@ -76,11 +76,29 @@ export interface MemoryBackend {
   erase(q: EraseQuery): Promise<EraseResult>;
   /** null when the session does not exist. */
   inspect(sessionId: string): Promise<SessionInfo | null>;
-  delete(sessionId: string): Promise<void>;
+  /**
+   * Removes the session (messages, snapshot, metadata, idempotency keys). With
+   * `opts.ifUnchanged`, only while it is unchanged since it was read.
+   * @throws SessionChangedError when `ifUnchanged` no longer describes the session.
+   */
+  delete(sessionId: string, opts?: DeleteSessionOptions): Promise<void>;
   /** Resolves when the store is reachable; throws otherwise. */
   check(): Promise<void>;
   /** Releases what the backend opened itself (never a connection the caller passed in). */
   close(): Promise<void>;
+}
+
+/** Options of `MemoryBackend.delete`. */
+export interface DeleteSessionOptions {
+  /**
+   * Delete only if the session is still as this description (what `inspect` or `list` returned)
+   * says: compared field by field ({@link sameSessionState}) with the session as stored, under the
+   * store's own lock or compare-and-swap, so no write can land between the check and the delete.
+   * When anything differs (or the session is gone) nothing is deleted and `delete` throws
+   * `SessionChangedError`. What deletes after reading (retention) passes it, so a write that
+   * lands after the judgement survives.
+   */
+  ifUnchanged?: SessionInfo;
 }
 
 /** The largest page `MemoryBackend.list` returns. */

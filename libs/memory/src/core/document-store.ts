@@ -1,6 +1,8 @@
 import { throwIfAborted } from './abort';
 import { deepFreeze } from './deep-freeze';
-import { SnapshotsUnsupportedError } from './errors';
+import { SessionChangedError, SnapshotsUnsupportedError } from './errors';
+import type { PruneCoveredOptions } from './covered-log-pruning';
+import { sameSessionContent } from './session-info';
 import {
   EMPTY_SAVE_RESULT,
   assertIdempotencyKey,
@@ -243,11 +245,15 @@ export abstract class DocumentStore implements SessionStore {
   }
 
   /** See `CoveredLogPruning`: drops the kept messages the latest snapshot covers, in one update. */
-  async pruneCovered(opts?: CallOptions): Promise<number> {
+  async pruneCovered(opts?: PruneCoveredOptions): Promise<number> {
     throwIfAborted(opts);
     let dropped = 0;
+    let changed = false;
+    const expected = opts?.ifUnchanged;
     await this.update((doc) => {
       // May run more than once (a compare-and-swap retried): the last run is what counts.
+      changed = expected !== undefined && !sameSessionContent(documentFacts(doc), expected);
+      if (changed) return null;
       const upTo = doc.snapshot?.upTo;
       dropped =
         upTo === undefined
@@ -255,6 +261,7 @@ export abstract class DocumentStore implements SessionStore {
           : Math.min(doc.messages.length, Math.max(0, upTo - firstCursor(doc) + 1));
       return dropped === 0 ? null : dropOldest(doc, dropped);
     }, opts);
+    if (changed) throw new SessionChangedError(this.sessionId);
     return dropped;
   }
 
@@ -269,4 +276,14 @@ export abstract class DocumentStore implements SessionStore {
 
 function sameCursors(a: SaveResult, b: SaveResult): boolean {
   return a.first === b.first && a.last === b.last;
+}
+
+/** What a document holds of a session, as `sameSessionContent` compares it. */
+function documentFacts(doc: SessionDocument) {
+  return {
+    saved: doc.saved,
+    stored: doc.messages.length,
+    snapshotUpTo: doc.snapshot?.upTo ?? null,
+    meta: doc.meta,
+  };
 }

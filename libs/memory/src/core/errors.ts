@@ -16,6 +16,7 @@ export type MemoryErrorCode =
   | 'INVALID_CURSOR'
   | 'SNAPSHOTS_UNSUPPORTED'
   | 'CONCURRENT_UPDATE'
+  | 'SESSION_CHANGED'
   | 'SESSION_TOO_LARGE'
   | 'INVALID_MESSAGE'
   | 'INVALID_SESSION_ID'
@@ -101,6 +102,19 @@ export class ConcurrentUpdateError extends MemoryError {
   ) {
     super(
       `session "${session}" changed during each of ${attempts} write attempts; nothing was stored`,
+    );
+  }
+}
+
+/**
+ * A conditional delete (`MemoryBackend.delete` with `ifUnchanged`) found the session changed since
+ * the caller read it (a save, a snapshot or a metadata write came between): nothing was deleted.
+ */
+export class SessionChangedError extends MemoryError {
+  readonly code = 'SESSION_CHANGED';
+  constructor(readonly session: string) {
+    super(
+      `session "${session}" changed since it was read; nothing was deleted (read it again and decide anew)`,
     );
   }
 }

@@ -24,6 +24,7 @@ export * from './session-id';
 export * from './tool-pairing';
 export * from './backend.interface';
 export { assertResource } from './session-list';
+export { sameSessionState } from './session-info';
 export * from './llm-client.interface';
 export * from './compaction-job';
 export * from './compaction-job-store.interface';

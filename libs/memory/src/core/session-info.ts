@@ -30,6 +30,47 @@ export function sessionInfo(id: string, facts: SessionFacts): SessionInfo {
 }
 
 /**
+ * Whether two descriptions of one session describe the same stored state: every count, the last
+ * write's time, the snapshot and every metadata entry are equal. What a conditional delete
+ * (`DeleteSessionOptions.ifUnchanged`) compares: a save changes `messages`, a snapshot
+ * `snapshotUpTo`, a prune `stored`, a metadata write `meta`, and each of them `updatedAt`.
+ */
+export function sameSessionState(a: SessionInfo, b: SessionInfo): boolean {
+  return (
+    a.id === b.id &&
+    a.updatedAt === b.updatedAt &&
+    a.hasSnapshot === b.hasSnapshot &&
+    sameSessionContent(
+      { saved: a.messages, stored: a.stored, snapshotUpTo: a.snapshotUpTo, meta: a.meta },
+      b,
+    )
+  );
+}
+
+/**
+ * Whether what a store holds of a session (`facts`, without its time) is what `info` describes:
+ * the counts, the snapshot's cursor and every metadata entry. A store whose every write changes
+ * one of these, and that checks it under a compare-and-swap, needs no time to compare.
+ */
+export function sameSessionContent(
+  facts: Omit<SessionFacts, 'updatedAt'>,
+  info: SessionInfo,
+): boolean {
+  if (
+    facts.saved !== info.messages ||
+    facts.stored !== info.stored ||
+    facts.snapshotUpTo !== info.snapshotUpTo
+  ) {
+    return false;
+  }
+  const keys = Object.keys(facts.meta);
+  return (
+    keys.length === Object.keys(info.meta).length &&
+    keys.every((key) => Object.hasOwn(info.meta, key) && facts.meta[key] === info.meta[key])
+  );
+}
+
+/**
  * A list skips what does not decode (it stays for `inspect` and `open` to report): `read`'s
  * result, or null when it throws {@link CorruptSessionError}. Other errors pass through.
  */

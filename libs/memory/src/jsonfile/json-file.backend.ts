@@ -8,6 +8,7 @@ import {
   type MemoryBackend,
 } from '../core/backend.interface';
 import { eraseListedSessions } from '../core/resource-erase';
+import { deleteIfUnchanged } from '../core/session-delete';
 import { assertResource } from '../core/session-list';
 import { BackendUnavailableError } from '../core/errors';
 import { legacySummaryPolicy, type SummarizationOptions } from '../core/legacy-summarization';
@@ -128,9 +129,14 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
         inspectSessionFile(sessionId, pathOf(sessionId)),
       );
     },
-    async delete(sessionId) {
+    async delete(sessionId, opts) {
       assertSessionId(sessionId);
       refuseWrite('delete');
+      if (opts?.ifUnchanged) {
+        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+          (await open(sessionId)).eraseIf(check),
+        );
+      }
       await (await open(sessionId)).clear();
     },
     async check() {

@@ -3,9 +3,13 @@ import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import type { ErasedSession } from '../core/resource-erase';
+import type { StoredSessionCheck } from '../core/session-delete';
+import type { PruneCoveredOptions } from '../core/covered-log-pruning';
+import { sameSessionState } from '../core/session-info';
 import { deepFreeze } from '../core/deep-freeze';
 import {
   IdempotencyKeyReusedError,
+  SessionChangedError,
   SessionTooLargeError,
   SnapshotsUnsupportedError,
 } from '../core/errors';
@@ -48,7 +52,7 @@ import { asFileStoreErrors, fileStoreError } from './write-all';
 import { noteSessionWritten } from './session-index';
 import { keyRecords } from './head-records';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
-import { inspectSessionFile, sessionIdOfPath } from './session-file';
+import { inspectSessionFile, sessionIdOfPath, sessionInfoOfState } from './session-file';
 import type { KeyRecord } from './session-head';
 import type { SessionState } from './session-state';
 
@@ -259,9 +263,13 @@ export class JsonFileMemory implements SessionStore {
   }
 
   /** See `CoveredLogPruning`: rewrites the log without the covered messages, under the file lock. */
-  async pruneCovered(opts?: CallOptions): Promise<number> {
+  async pruneCovered(opts?: PruneCoveredOptions): Promise<number> {
     throwIfAborted(opts);
-    return this.write('prune', opts, async (state) => {
+    const expected = opts?.ifUnchanged;
+    const dropped = await this.write('prune', opts, async (state) => {
+      const current = sessionInfoOfState(this.sessionId, state);
+      // Checked under the same locks as the prune: -1 is "changed since it was read".
+      if (expected && (current === null || !sameSessionState(current, expected))) return -1;
       const upTo = state.snapshot?.upTo;
       if (upTo === undefined || state.from > upTo || state.saved < state.from) return 0;
       const whole = await this.files.whole(this.sessionId, this.path, state);
@@ -283,6 +291,8 @@ export class JsonFileMemory implements SessionStore {
       );
       return dropped;
     });
+    if (dropped < 0) throw new SessionChangedError(this.sessionId);
+    return dropped;
   }
 
   async setMeta(key: string, value: string): Promise<void> {
@@ -317,19 +327,22 @@ export class JsonFileMemory implements SessionStore {
   }
 
   /**
-   * Removes the session's files when `belongs(meta)` holds for the session as stored now, reading
-   * and removing under the same locks as a save, so no save lands between the check and the removal.
+   * Removes the session's files when `belongs(meta, info)` holds for the session as stored now,
+   * reading and removing under the same locks as a save, so no save lands between the check and
+   * the removal.
    * @returns the messages it kept, or null when there was no session or it does not belong.
    */
-  async eraseIf(
-    belongs: (meta: Readonly<Record<string, string>>) => boolean,
-  ): Promise<ErasedSession> {
+  async eraseIf(belongs: StoredSessionCheck): Promise<ErasedSession> {
     return this.files.serialize(this.path, () =>
       asFileStoreErrors('erase', this.sessionId, async () => {
         if (!(await exists(dirname(this.path)))) return null;
         const erased = await withFileLock(this.sessionId, this.path, async () => {
           const state = await this.files.load(this.sessionId, this.path);
-          if (state.form === 'none' || !belongs(state.meta)) return null;
+          if (
+            state.form === 'none' ||
+            !belongs(state.meta, sessionInfoOfState(this.sessionId, state))
+          )
+            return null;
           await this.files.remove(this.path);
           return { messages: Math.max(0, state.saved - state.from + 1) };
         });

@@ -3,7 +3,12 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { SessionInfo } from '../core/backend.interface';
 import { CorruptSessionError } from '../core/errors';
-import { assertSnapshotInRange, lastSavedOfLog, parseSessionText } from './session-state';
+import {
+  assertSnapshotInRange,
+  lastSavedOfLog,
+  parseSessionText,
+  type SessionState,
+} from './session-state';
 
 /** The session id a file stands for: its name without `.json`. */
 export function sessionIdOfPath(path: string): string {
@@ -48,12 +53,25 @@ export async function inspectSessionFile(id: string, path: string): Promise<Sess
       }
     }
     assertSnapshotInRange(id, state);
-    return sessionInfo(id, {
-      saved: state.saved,
-      stored: Math.max(0, state.saved - state.from + 1),
-      updatedAt: mtime,
-      snapshotUpTo: state.snapshot?.upTo ?? null,
-      meta: state.meta,
-    });
+    return sessionInfoOfState(id, state, mtime);
   }
+}
+
+/**
+ * What a session list shows about a loaded session (its `updatedAt` is the session file's
+ * modification time, `mtime` or the one `state` was read with); null when there is no session.
+ */
+export function sessionInfoOfState(
+  id: string,
+  state: Pick<SessionState, 'form' | 'file' | 'saved' | 'from' | 'snapshot' | 'meta'>,
+  mtime: Date | undefined = state.file?.mtime,
+): SessionInfo | null {
+  if (state.form === 'none' || mtime === undefined) return null;
+  return sessionInfo(id, {
+    saved: state.saved,
+    stored: Math.max(0, state.saved - state.from + 1),
+    updatedAt: mtime,
+    snapshotUpTo: state.snapshot?.upTo ?? null,
+    meta: state.meta,
+  });
 }

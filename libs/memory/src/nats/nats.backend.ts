@@ -7,6 +7,7 @@ import {
 } from '../core/factory-options';
 import { RESOURCE_META_KEY, type MemoryBackend } from '../core/backend.interface';
 import { eraseListedSessions } from '../core/resource-erase';
+import { deleteIfUnchanged } from '../core/session-delete';
 import { assertResource } from '../core/session-list';
 import { legacySummaryPolicy, type SummarizationOptions } from '../core/legacy-summarization';
 import type { StoreObserver } from '../core/store-observer.interface';
@@ -197,8 +198,13 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     async inspect(sessionId) {
       return NatsMemory.inspect(kv, sessionId);
     },
-    async delete(sessionId) {
+    async delete(sessionId, opts) {
       assertSessionId(sessionId);
+      if (opts?.ifUnchanged) {
+        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+          (await open(sessionId)).eraseIf(check),
+        );
+      }
       await (await open(sessionId)).clear();
     },
     status,

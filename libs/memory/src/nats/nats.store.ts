@@ -10,6 +10,7 @@ import type { StoreObserver } from '../core/store-observer.interface';
 import { isWrongLastSequence, natsRequest } from './nats-request.error';
 import { ConcurrentUpdateError } from '../core/errors';
 import type { ErasedSession } from '../core/resource-erase';
+import type { StoredSessionCheck } from '../core/session-delete';
 import { loadedSession, sessionInfoOf } from './nats-session-value';
 import {
   withSessionWriter,
@@ -146,16 +147,14 @@ export class NatsMemory extends DocumentStore {
   }
 
   /**
-   * Purges the key when `belongs(meta)` holds for the value as stored now. The purge is checked
+   * Purges the key when `belongs(meta, info)` holds for the value as stored now. The purge is checked
    * against the revision read (`previousSeq`): a save of another process that lands in between
    * makes it fail, and the key is read and checked again, so what is purged is always what was
    * checked. This process's writes of the session wait meanwhile.
    * @returns the messages it kept, or null when there was no session or it does not belong.
    * @throws ConcurrentUpdateError when the key changed during each of {@link ERASE_ATTEMPTS} tries.
    */
-  async eraseIf(
-    belongs: (meta: Readonly<Record<string, string>>) => boolean,
-  ): Promise<ErasedSession> {
+  async eraseIf(belongs: StoredSessionCheck): Promise<ErasedSession> {
     let erased: ErasedSession = null;
     await this.withWriter((writer) =>
       writer.exclusive(async () => {
@@ -167,13 +166,13 @@ export class NatsMemory extends DocumentStore {
   }
 
   /** One erase: read, check, revision-checked purge; read again when another write came between. */
-  private async purgeIf(
-    belongs: (meta: Readonly<Record<string, string>>) => boolean,
-  ): Promise<ErasedSession> {
+  private async purgeIf(belongs: StoredSessionCheck): Promise<ErasedSession> {
     for (let attempt = 1; attempt <= ERASE_ATTEMPTS; attempt++) {
       const entry = await natsRequest('erase', this.sessionId, () => this.kv.get(this.sessionId));
       const loaded = loadedSession(this.sessionId, entry);
-      if (!loaded.exists || !belongs(loaded.doc.meta)) return null;
+      if (!loaded.exists || !belongs(loaded.doc.meta, sessionInfoOf(this.sessionId, loaded))) {
+        return null;
+      }
       try {
         await natsRequest('erase', this.sessionId, () =>
           this.kv.purge(this.sessionId, { previousSeq: loaded.revision }),

@@ -1,7 +1,10 @@
-import { sessionInfo } from '../core/session-info';
+import { sameSessionState, sessionInfo } from '../core/session-info';
+import { assertDescribes } from '../core/session-delete';
+import { SessionChangedError } from '../core/errors';
 import { DataSource } from 'typeorm';
 import {
   RESOURCE_META_KEY,
+  type DeleteSessionOptions,
   type EraseQuery,
   type EraseResult,
   type MemoryBackend,
@@ -200,9 +203,28 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
       return rows[0] ? infoOfRow(rows[0]) : null;
     },
 
-    async delete(sessionId: string): Promise<void> {
+    /**
+     * With `ifUnchanged`: one transaction takes the session lock saves take and the session's row
+     * (which a metadata write needs), reads the session and deletes it only if it is unchanged.
+     */
+    async delete(sessionId: string, opts?: DeleteSessionOptions): Promise<void> {
       assertSessionId(sessionId);
-      await (await PostgresMemory.open(dataSource, sessionId, storeOptions)).clear();
+      const expected = opts?.ifUnchanged;
+      if (!expected) {
+        await (await PostgresMemory.open(dataSource, sessionId, storeOptions)).clear();
+        return;
+      }
+      assertDescribes(sessionId, expected);
+      const deleted = await pgRequest('delete', sessionId, () =>
+        dataSource.transaction(async (tx) => {
+          await tx.query(sql.lockSessions, [[sessionId]]);
+          const [row] = (await tx.query(sql.inspectForUpdate, [sessionId])) as SessionRow[];
+          if (!row || !sameSessionState(infoOfRow(row), expected)) return false;
+          await tx.query(sql.deleteOne, [sessionId]);
+          return true;
+        }),
+      );
+      if (!deleted) throw new SessionChangedError(sessionId);
     },
 
     async check(): Promise<void> {
@@ -242,6 +264,10 @@ function statements(names: MemoryTableNames) {
     FROM ${sessions} s`;
   return {
     inspect: `SELECT ${columns} WHERE s.session_id = $1`,
+    inspectForUpdate: `SELECT ${columns} WHERE s.session_id = $1 FOR UPDATE`,
+    deleteOne: `WITH gone_messages AS (DELETE FROM ${messages} WHERE session_id = $1),
+      gone_snapshot AS (DELETE FROM ${snapshots} WHERE session_id = $1)
+      DELETE FROM ${sessions} WHERE session_id = $1`,
     // The row count is written into the text (a whole number from `listLimit`): with a `LIMIT $1`
     // PostgreSQL never keeps a generic plan and plans the statement again at every call.
     newest: (rows: number) =>

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { throwIfAborted } from '../core/abort';
-import { SnapshotsUnsupportedError } from '../core/errors';
+import { SessionChangedError, SnapshotsUnsupportedError } from '../core/errors';
+import type { PruneCoveredOptions } from '../core/covered-log-pruning';
+import { sameSessionState, sessionInfo } from '../core/session-info';
 import {
   storeContext,
   summaryPolicyOf,
@@ -366,11 +368,32 @@ export class PostgresMemory implements SessionStore {
    * See `CoveredLogPruning`: deletes the rows the snapshot covers, under the session's lock.
    * @throws PostgresRequestError when the database does not answer.
    */
-  async pruneCovered(opts?: CallOptions): Promise<number> {
+  async pruneCovered(opts?: PruneCoveredOptions): Promise<number> {
     throwIfAborted(opts);
-    return pgRequest('prune covered messages', this.sessionId, () =>
+    const expected = opts?.ifUnchanged;
+    const dropped = await pgRequest('prune covered messages', this.sessionId, () =>
       this.dataSource.transaction(async (tx) => {
         await tx.query(this.sql.lockSession, [this.sessionId]);
+        if (expected) {
+          // Under the session lock saves take and the row lock a metadata write needs.
+          const [row] = (await tx.query(this.sql.sessionFactsForUpdate, [this.sessionId])) as {
+            saved: string;
+            stored: string;
+            updated_at: string;
+            meta: Record<string, string>;
+            upto_seq: string | null;
+          }[];
+          const current =
+            row &&
+            sessionInfo(this.sessionId, {
+              saved: Number(row.saved),
+              stored: Number(row.stored),
+              updatedAt: row.updated_at,
+              snapshotUpTo: row.upto_seq === null ? null : Number(row.upto_seq),
+              meta: row.meta,
+            });
+          if (!current || !sameSessionState(current, expected)) return -1;
+        }
         // The delete trigger then takes the pruned rows from `stored` (and stamps `updated_at`)
         // but keeps the snapshot and the count saved.
         await tx.query(OWN_DELETE);
@@ -380,6 +403,8 @@ export class PostgresMemory implements SessionStore {
         return Number(dropped);
       }),
     );
+    if (dropped < 0) throw new SessionChangedError(this.sessionId);
+    return dropped;
   }
 
   async setMeta(key: string, value: string): Promise<void> {
@@ -517,6 +542,9 @@ function statements(names: MemoryTableNames) {
         SET meta = s.meta || excluded.meta, updated_at = excluded.updated_at`,
     removeMeta: `UPDATE ${sessions} SET meta = meta - $2::text, updated_at = ${NOW_MS} WHERE session_id = $1`,
     meta: `SELECT meta FROM ${sessions} WHERE session_id = $1`,
+    // What `inspect` reads of a session, its row locked (see the backend's statements).
+    sessionFactsForUpdate: `SELECT saved, stored, updated_at, meta, snapshot_upto AS upto_seq
+      FROM ${sessions} WHERE session_id = $1 FOR UPDATE`,
     pruneCovered: `WITH pruned AS (
         DELETE FROM ${messages} WHERE session_id = $1
           AND seq <= (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1)

@@ -288,6 +288,28 @@ describe.each(setups)('withRecall: $name', (setup) => {
     expect(recallText(await c.retrieve('secret code door code'))).toBeNull();
   });
 
+  it('a conditional delete that finds the session changed keeps it and its vectors', async () => {
+    await make({ scope: 'resource', resourceMetaKey: 'user' });
+    const a = await backend.open('cond-a');
+    await a.setMeta('user', 'u7');
+    await a.save([userMessage('the vault code is 9090')]);
+    const judged = (await backend.inspect('cond-a'))!;
+    await a.save([userMessage('one more')]);
+    const b = await backend.open('cond-b');
+    await b.setMeta('user', 'u7');
+    await b.save([userMessage('hi')]);
+    await backend.recallIndexer.whenIdle();
+
+    await expect(backend.delete('cond-a', { ifUnchanged: judged })).rejects.toMatchObject({
+      code: 'SESSION_CHANGED',
+    });
+
+    expect(recallText(await b.retrieve('vault code'))).toContain('9090');
+    await backend.delete('cond-a', { ifUnchanged: (await backend.inspect('cond-a'))! });
+    expect(await backend.inspect('cond-a')).toBeNull();
+    expect(recallText(await b.retrieve('vault code'))).toBeNull();
+  });
+
   it('catches up at start-up on what an earlier run stored without recall', async () => {
     const plain = await setup.backend();
     const session = await plain.open('backlog');

@@ -3,6 +3,7 @@ import {
   type EraseQuery,
   type EraseResult,
   type MemoryBackend,
+  type DeleteSessionOptions,
 } from '../core/backend.interface';
 import type { CallOptions, SessionStore } from '../core/memory.interface';
 import type { Message } from '../core/message';
@@ -92,8 +93,9 @@ export function withRecall(backend: MemoryBackend, options: RecallOptions): Reca
           return async (sessionId: string): Promise<SessionStore> =>
             wrapSession(sessionId, await target.open(sessionId));
         case 'delete':
-          return async (sessionId: string): Promise<void> => {
-            await target.delete(sessionId);
+          return async (sessionId: string, opts?: DeleteSessionOptions): Promise<void> => {
+            // A conditional delete that finds the session changed throws: its vectors stay.
+            await target.delete(sessionId, opts);
             await indexer.forget(sessionId);
           };
         case 'erase':

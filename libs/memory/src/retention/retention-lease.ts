@@ -11,13 +11,25 @@ export const RETENTION_SWEEP_JOB_ID = 'retention-sweep';
 const SWEEP_RECORD_TTL_MS = 86_400_000;
 
 /**
+ * @throws TypeError when `store` has no `claim`, so cannot hold the sweep's lease (a store of your
+ * own written before it existed).
+ */
+export function assertLeaseStore(store: CompactionJobStore): void {
+  if (typeof store.claim !== 'function') {
+    throw new TypeError(
+      'retention needs a compaction job store with claim() to keep one sweep at a time; the built-in stores have it',
+    );
+  }
+}
+
+/**
  * The right to sweep, held by one process at a time: a `running` job record under
  * {@link RETENTION_SWEEP_JOB_ID} in the shared compaction job store, taken and renewed with the
  * store's atomic `claim` and given up by writing it `done`. A holder that stops renewing loses it
  * when its lease is over, so a crashed replica never blocks the sweep for longer than that.
  */
 export class RetentionLease {
-  /** This process, as the record's `owner`. */
+  /** This holder (one sweep), as the record's `owner`: random per lease, never shared. */
   readonly owner = randomUUID();
   private startedAt: string | null = null;
 
@@ -29,11 +41,7 @@ export class RetentionLease {
     private readonly leaseMs: number,
     private readonly now: () => number,
   ) {
-    if (typeof store.claim !== 'function') {
-      throw new TypeError(
-        'retention needs a compaction job store with claim() to keep one sweep at a time; the built-in stores have it',
-      );
-    }
+    assertLeaseStore(store);
   }
 
   /** Takes the lease, or renews it while held; false when another process holds it. */
@@ -45,7 +53,7 @@ export class RetentionLease {
     return held;
   }
 
-  /** Gives the lease up (a no-op when another process has taken it meanwhile). */
+  /** Gives the lease up (a no-op when another holder has taken it meanwhile: theirs stays). */
   async release(): Promise<void> {
     const now = this.now();
     await this.store.claim!(this.record('done', now), now);

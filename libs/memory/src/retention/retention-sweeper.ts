@@ -5,7 +5,8 @@ import { canPruneCovered } from '../core/covered-log-pruning';
 import { DEFAULT_COMPACTION_JOB_LEASE_MS } from '../core/defaults';
 import type { CallOptions } from '../core/memory.interface';
 import { InMemoryCompactionJobStore } from '../compaction/in-memory-compaction-job.store';
-import { RetentionLease } from './retention-lease';
+import type { SessionChangedError } from '../core/errors';
+import { assertLeaseStore, RetentionLease } from './retention-lease';
 import {
   RETENTION_KEEP,
   RETENTION_META_KEY,
@@ -14,6 +15,9 @@ import {
   type RetentionAction,
   type RetentionPolicy,
 } from './retention-policy';
+
+/** The code of {@link SessionChangedError}: a conditional delete found the session changed. */
+const SESSION_CHANGED: SessionChangedError['code'] = 'SESSION_CHANGED';
 
 /** Sessions a sweep reads per `backend.list` page. */
 export const DEFAULT_RETENTION_BATCH_SIZE = 100;
@@ -64,7 +68,8 @@ export interface RetentionSweepResult {
  */
 export class RetentionSweeper {
   readonly policy: ResolvedRetentionPolicy;
-  private readonly lease: RetentionLease;
+  private readonly jobs: CompactionJobStore;
+  private readonly leaseMs: number;
   private readonly batchSize: number;
   private readonly now: () => number;
 
@@ -81,34 +86,40 @@ export class RetentionSweeper {
         `retention batchSize must be a whole number from 1 to 500, got ${this.batchSize}`,
       );
     }
-    this.lease = new RetentionLease(
-      options.jobs ?? new InMemoryCompactionJobStore(this.now),
-      options.leaseMs ?? DEFAULT_COMPACTION_JOB_LEASE_MS,
-      this.now,
-    );
+    this.jobs = options.jobs ?? new InMemoryCompactionJobStore(this.now);
+    assertLeaseStore(this.jobs);
+    this.leaseMs = options.leaseMs ?? DEFAULT_COMPACTION_JOB_LEASE_MS;
   }
 
   /**
-   * Runs one sweep over every session.
+   * Runs one sweep over every session. A sweep that changes something takes the lease under an
+   * owner of its own, so two sweeps at once in one process exclude each other as two replicas do.
    * @throws the backend's or job store's error; what was expired before it stays expired.
    */
   async sweep(opts: RetentionSweepOptions = {}): Promise<RetentionSweepResult> {
     const dryRun = opts.dryRun ?? false;
     const result = { expired: [] as string[], action: this.policy.action, dryRun, ran: true };
     if (dryRun) {
-      await this.walk(result.expired, true, opts);
+      await this.walk(result.expired, null, opts);
       return result;
     }
-    if (!(await this.lease.acquire())) return { ...result, ran: false };
+    const lease = new RetentionLease(this.jobs, this.leaseMs, this.now);
+    if (!(await lease.acquire())) return { ...result, ran: false };
     try {
-      await this.walk(result.expired, false, opts);
+      await this.walk(result.expired, lease, opts);
     } finally {
-      await this.lease.release();
+      await lease.release();
     }
     return result;
   }
 
-  private async walk(expired: string[], dryRun: boolean, opts: CallOptions): Promise<void> {
+  /** Walks every page; `lease` null is a dry run. */
+  private async walk(
+    expired: string[],
+    lease: RetentionLease | null,
+    opts: CallOptions,
+  ): Promise<void> {
+    const dryRun = lease === null;
     let after: string | undefined;
     do {
       throwIfAborted(opts);
@@ -119,7 +130,7 @@ export class RetentionSweeper {
       }
       after = page.next ?? undefined;
       // A sweep that lost its lease (it stalled past it) stops: another replica may have begun.
-      if (after !== undefined && !dryRun && !(await this.lease.acquire())) return;
+      if (after !== undefined && lease && !(await lease.acquire())) return;
     } while (after !== undefined);
   }
 
@@ -131,12 +142,23 @@ export class RetentionSweeper {
     const current = await this.backend.inspect(listed.id);
     if (!current || !(await this.isExpired(current))) return false;
     if (this.policy.action === 'delete') {
-      await this.backend.delete(current.id);
-    } else if (!current.hasSnapshot || (await this.pruneCovered(current.id)) === 0) {
+      // Deleted only as judged: a write landing after the check above makes the store refuse.
+      if (!(await this.deleteUnchanged(current))) return false;
+    } else if (!current.hasSnapshot || (await this.pruneUnchanged(current)) === 0) {
       return false;
     }
     this.options.onExpired?.(current.id, this.policy.action);
     return true;
+  }
+
+  /** Deletes the session if it is still as `judged`; false when a write came in between. */
+  private async deleteUnchanged(judged: SessionInfo): Promise<boolean> {
+    return (
+      (await unlessChanged(async () => {
+        await this.backend.delete(judged.id, { ifUnchanged: judged });
+        return true;
+      })) ?? false
+    );
   }
 
   private async isExpired(info: SessionInfo): Promise<boolean> {
@@ -170,13 +192,25 @@ export class RetentionSweeper {
     return first !== undefined && first.cursor <= info.snapshotUpTo;
   }
 
-  private async pruneCovered(sessionId: string): Promise<number> {
-    const store = await this.backend.open(sessionId);
+  /** Drops the covered messages if the session is still as `judged`; 0 when a write came in between. */
+  private async pruneUnchanged(judged: SessionInfo): Promise<number> {
+    const store = await this.backend.open(judged.id);
     if (!canPruneCovered(store)) {
       throw new TypeError(
         `retention keep-summary needs a store that can prune covered messages; the ${this.backend.kind} backend's cannot`,
       );
     }
-    return store.pruneCovered();
+    return (await unlessChanged(() => store.pruneCovered({ ifUnchanged: judged }))) ?? 0;
+  }
+}
+
+/** `act`'s result, or null when it found the session changed since it was judged. */
+async function unlessChanged<T>(act: () => Promise<T>): Promise<T | null> {
+  try {
+    return await act();
+  } catch (error) {
+    // By code, not class: a backend of your own may throw another copy of the package's error.
+    if ((error as { code?: unknown } | null)?.code === SESSION_CHANGED) return null;
+    throw error;
   }
 }

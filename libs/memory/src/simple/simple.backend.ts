@@ -1,5 +1,6 @@
 import { RESOURCE_META_KEY, type MemoryBackend, type SessionInfo } from '../core/backend.interface';
 import { eraseListedSessions } from '../core/resource-erase';
+import { deleteIfUnchanged } from '../core/session-delete';
 import { assertOptionsObject, assertWholeNumberOption } from '../core/factory-options';
 import { assertSessionId } from '../core/session-id';
 import { assertResource, paginateSessions } from '../core/session-list';
@@ -65,8 +66,15 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
       assertSessionId(sessionId);
       return sessions.get(sessionId)?.info() ?? null;
     },
-    async delete(sessionId) {
+    async delete(sessionId, opts) {
       assertSessionId(sessionId);
+      if (opts?.ifUnchanged) {
+        return deleteIfUnchanged(
+          sessionId,
+          opts.ifUnchanged,
+          (check) => sessions.get(sessionId)?.eraseIf(check) ?? null,
+        );
+      }
       await sessions.get(sessionId)?.clear();
     },
     async check() {},

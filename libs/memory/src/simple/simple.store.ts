@@ -2,6 +2,7 @@ import { sessionInfo } from '../core/session-info';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
 import type { ErasedSession } from '../core/resource-erase';
+import type { StoredSessionCheck } from '../core/session-delete';
 import { DocumentStore, type DocumentChange } from '../core/document-store';
 import { summaryPolicyOf, type SummarizationStoreOptions } from '../core/legacy-summarization';
 import type { CallOptions } from '../core/memory.interface';
@@ -48,12 +49,12 @@ export class SimpleMemory extends DocumentStore {
   }
 
   /**
-   * Clears the session when `belongs(meta)` holds, in one synchronous step (no write can come
-   * between the check and the clear).
+   * Clears the session when `belongs(meta, info)` holds, in one synchronous step (no write can
+   * come between the check and the clear).
    * @returns the messages it kept, or null when there was no session or it does not belong.
    */
-  eraseIf(belongs: (meta: Readonly<Record<string, string>>) => boolean): ErasedSession {
-    if (!this.updatedAt || !belongs(this.doc.meta)) return null;
+  eraseIf(belongs: StoredSessionCheck): ErasedSession {
+    if (!this.updatedAt || !belongs(this.doc.meta, this.info())) return null;
     const messages = this.doc.messages.length;
     this.doc = EMPTY_DOCUMENT;
     this.updatedAt = null;
