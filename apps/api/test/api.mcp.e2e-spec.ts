@@ -20,6 +20,7 @@ import { MEMORY_BACKEND, type AuditEntry } from '@agent-memory/memory';
 import type { RecallBackend } from '@agent-memory/memory/rag';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { AuditRecorder } from '../src/audit/audit-recorder';
+import { DEFAULT_REFUSED_ENTRIES_PER_ACTOR } from '../src/audit/refused-entry-budget';
 import { MAX_BODY_SIZE } from '../src/api.server';
 import {
   startTestServer,
@@ -299,6 +300,28 @@ describe('/mcp behind the token gate, with roles and the audit log', () => {
       items: AuditEntry[];
     };
     expect(all.items.filter((entry) => entry.action === 'POST /mcp')).toEqual([]);
+  });
+
+  it("keeps a viewer's refused tool calls within its budget and cuts long parameters", async () => {
+    const before = (await mcpAudit(api)).filter((entry) => entry.actor.name === 'reader').length;
+    const viewer = await mcpClient(api, VIEWER);
+    try {
+      for (let i = 0; i < DEFAULT_REFUSED_ENTRIES_PER_ACTOR + 5; i++) {
+        const refused = await call(viewer, 'append_messages', {
+          sessionId: `s${'x'.repeat(2_000)}`,
+          messages: [{ role: 'user', text: 'flood' }],
+        });
+        expect(textOf(refused)).toMatch(/^FORBIDDEN_ROLE: /);
+      }
+    } finally {
+      await viewer.close();
+    }
+    const reader = (await mcpAudit(api)).filter((entry) => entry.actor.name === 'reader');
+    // Whatever earlier refusals took of the budget, the flood fills the rest and no more.
+    expect(reader).toHaveLength(DEFAULT_REFUSED_ENTRIES_PER_ACTOR);
+    for (const entry of reader.slice(before)) {
+      expect(entry.sessionId).toMatch(/^sx{255}…\[1745 more characters not kept\]$/);
+    }
   });
 
   it('answers GET with 405 (a stateless server has no event stream)', async () => {

@@ -9,6 +9,7 @@ import {
 import type { MemoryMcpToolOutcome } from '@agent-memory/memory/mcp';
 import type { Request, Response } from 'express';
 import { Counter } from 'prom-client';
+import type { AuditDetailsView } from '@agent-memory/api-contract';
 import type { GateDecision } from '../auth/admin-auth.middleware';
 import type { TokenIdentity } from '../auth/admin-tokens';
 import { MemoryMetrics } from '../metrics/memory-metrics';
@@ -32,6 +33,15 @@ function statusOfToolCode(code: string): number {
   if (code === 'FORBIDDEN_ROLE') return 403;
   if (code === 'SESSION_NOT_FOUND') return 404;
   return MEMORY_ERROR_HTTP_STATUS[code as MemoryErrorCode] ?? 500;
+}
+
+/** An entry's details with what it says of refusals skipped before it, or none when empty. */
+function withRefusal(
+  details: AuditDetailsView | null,
+  refusal: Record<string, number>,
+): { details?: Record<string, unknown> } {
+  const merged = { ...details, ...refusal };
+  return Object.keys(merged).length > 0 ? { details: merged } : {};
 }
 
 /**
@@ -87,17 +97,9 @@ export class AuditRecorder implements OnModuleDestroy {
     };
     res.once('close', () => {
       const finished = res.writableFinished;
-      let details = auditDetails(req);
-      if (!allowed) {
-        const budget = this.refusedBudget.take(identity.name);
-        if (!budget.record) {
-          this.refusedUnrecorded.inc();
-          return;
-        }
-        if (budget.skippedBefore > 0) {
-          details = { ...details, refusedNotRecorded: budget.skippedBefore };
-        }
-      }
+      const refusal = allowed ? {} : this.refusalDetails(identity.name);
+      if (refusal === null) return;
+      const details = withRefusal(auditDetails(req), refusal);
       this.record({
         at: new Date().toISOString(),
         actor: { name: identity.name, role: identity.role },
@@ -106,7 +108,7 @@ export class AuditRecorder implements OnModuleDestroy {
         resource: boundedAuditParam(route.params.resource),
         status: finished ? res.statusCode : CLIENT_CLOSED_STATUS,
         code: finished ? code : 'CLIENT_CLOSED',
-        ...(details ? { details } : {}),
+        ...details,
       });
     });
   }
@@ -117,15 +119,33 @@ export class AuditRecorder implements OnModuleDestroy {
    * matching REST route would have answered (200 when it succeeded).
    */
   recordToolCall(identity: TokenIdentity, outcome: MemoryMcpToolOutcome): void {
+    const refused = outcome.code === 'FORBIDDEN_ROLE';
+    const refusal = refused ? this.refusalDetails(identity.name) : {};
+    if (refusal === null) return;
     this.record({
       at: new Date().toISOString(),
       actor: { name: identity.name, role: identity.role },
       action: `POST /mcp ${outcome.tool}`,
-      sessionId: outcome.sessionId,
-      resource: outcome.resource,
+      sessionId: boundedAuditParam(outcome.sessionId ?? undefined),
+      resource: boundedAuditParam(outcome.resource ?? undefined),
       status: outcome.code === null ? 200 : statusOfToolCode(outcome.code),
       code: outcome.code,
+      ...withRefusal(null, refusal),
     });
+  }
+
+  /**
+   * A refusal by role takes one of its actor's budgeted entries: null when the budget is spent
+   * (the refusal is counted instead of recorded), else what the entry says of refusals skipped
+   * before it.
+   */
+  private refusalDetails(actor: string): Record<string, number> | null {
+    const budget = this.refusedBudget.take(actor);
+    if (!budget.record) {
+      this.refusedUnrecorded.inc();
+      return null;
+    }
+    return budget.skippedBefore > 0 ? { refusedNotRecorded: budget.skippedBefore } : {};
   }
 
   /**
