@@ -190,12 +190,24 @@ describe('docker/', () => {
     const prometheus = parse(
       readFileSync(join(DOCKER_DIR, 'prometheus', 'prometheus.yml'), 'utf8'),
     ) as {
-      scrape_configs: { static_configs: { targets: string[] }[] }[];
+      scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
     };
-    const metricsPort = compose.services.api!.environment!.METRICS_PORT;
-    expect(prometheus.scrape_configs[0]!.static_configs[0]!.targets).toEqual([
-      `api:${metricsPort}`,
-    ]);
+    // Prometheus scrapes the metrics port of the admin server and of the compaction worker, each
+    // as the service sets it (the worker serves it on every interface, as the API does).
+    const targets = Object.fromEntries(
+      prometheus.scrape_configs.map((job) => [
+        job.job_name,
+        job.static_configs.flatMap((config) => config.targets),
+      ]),
+    );
+    const api = compose.services.api!.environment!;
+    const worker = compose.services.worker!.environment!;
+    expect(worker.METRICS_PORT).toMatch(/^\d+$/);
+    expect(worker.HOST).toBe('0.0.0.0');
+    expect(targets).toEqual({
+      'agent-memory': [`api:${api.METRICS_PORT}`],
+      'agent-memory-worker': [`worker:${worker.METRICS_PORT}`],
+    });
     const datasources = parse(
       readFileSync(
         join(DOCKER_DIR, 'grafana', 'provisioning', 'datasources', 'prometheus.yml'),
