@@ -1,7 +1,8 @@
 /**
  * Sessions for the dashboard's browser test and screenshots, written through the admin API: a
  * support conversation with tool calls (one failing), reasoning, an image and a snapshot, plus a
- * few dozen others, one of them holding HTML that must render as text.
+ * few dozen others, one of them holding HTML that must render as text; and the README tour's
+ * `tour` session, for the pictures the README shows next to it.
  */
 import type { DashboardServer } from './dashboard-server';
 
@@ -85,6 +86,34 @@ export function supportConversation(turns: number): Json[] {
     );
   }
   return messages;
+}
+
+/** The README's five-minute tour session. */
+export const TOUR_SESSION = 'tour';
+
+/**
+ * The tour's saves, as the README's curl commands make them: the trip and the assistant's budget
+ * question, then twelve day-by-day turns (26 messages).
+ */
+export function tourSaves(): Json[][] {
+  return [
+    [user('I am planning a trip to Lisbon in May.'), assistant('Lovely! What is your budget?')],
+    ...Array.from({ length: 12 }, (_, i) => [
+      user(`What should I see on day ${i + 1}?`),
+      assistant(`On day ${i + 1}, walk through Alfama.`),
+    ]),
+  ];
+}
+
+/** Writes the tour session as the README does, one save per curl command. */
+export async function seedTour(server: DashboardServer): Promise<void> {
+  for (const messages of tourSaves()) {
+    const saved = await server.request(`/api/sessions/${TOUR_SESSION}/messages`, {
+      method: 'POST',
+      json: { messages },
+    });
+    if (saved.status !== 201) throw new Error(`seeding the tour: ${saved.status}`);
+  }
 }
 
 const TOPICS = [

@@ -255,6 +255,120 @@ describe('admin dashboard in chromium', () => {
     expect(await page.locator('article[data-cursor="1"]').isVisible()).toBe(true);
   });
 
+  describe.each([
+    { width: 1280, height: 860 },
+    { width: 1440, height: 900 },
+  ])('at $width px', (viewport) => {
+    beforeAll(async () => {
+      await page.setViewportSize(viewport);
+      await page.goto(`${server.url}/?session=${SUPPORT_SESSION}`);
+      await page.locator('.transcript-jumps').waitFor();
+      await page.locator('header.app-header').getByText('ready', { exact: true }).waitFor();
+      await page.getByRole('heading', { name: 'Token budget' }).waitFor();
+    });
+    afterAll(() => page.setViewportSize({ width: 1280, height: 860 }));
+
+    /** Whether the point at the centre of `selector`'s element hits it (nothing on top of it). */
+    const hitAtCentre = (name: string) =>
+      page.getByRole('button', { name }).evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        const x = box.left + box.width / 2;
+        const y = box.top + box.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        return {
+          inWindow: y > 0 && y < window.innerHeight,
+          hit: hit !== null && button.contains(hit),
+        };
+      });
+
+    it('keeps the header to one row, its height the offset of the bars under it', async () => {
+      const header = await page.evaluate(() => {
+        const bar = document.querySelector('header.app-header') as HTMLElement;
+        const parts = [
+          ...Array.from(bar.children),
+          ...Array.from(bar.querySelectorAll('.header-facts > div')),
+        ];
+        return {
+          height: bar.getBoundingClientRect().height,
+          tallestPart: Math.max(...parts.map((part) => part.getBoundingClientRect().height)),
+          partTops: new Set(
+            Array.from(bar.querySelectorAll('.header-facts > div')).map((fact) =>
+              Math.round(fact.getBoundingClientRect().top),
+            ),
+          ).size,
+          variable: getComputedStyle(document.documentElement).getPropertyValue(
+            '--app-header-height',
+          ),
+          offsetHeight: bar.offsetHeight,
+          // Backend, status and who is signed in are read whole; longer facts may be cut.
+          cut: Array.from(bar.querySelectorAll('.header-facts dd'))
+            .filter((fact) => fact.scrollWidth > fact.clientWidth + 1)
+            .map((fact) => fact.previousElementSibling!.textContent),
+        };
+      });
+      expect(header.partTops).toBe(1);
+      expect(header.height).toBeLessThan(header.tallestPart * 2);
+      expect(header.variable).toBe(`${header.offsetHeight}px`);
+      expect(header.cut).toEqual(
+        viewport.width >= 1440
+          ? []
+          : expect.not.arrayContaining(['Backend', 'Status', 'Signed in']),
+      );
+    });
+
+    it('keeps the log toolbar below the header once the page scrolls, and clickable', async () => {
+      await page.evaluate(() =>
+        window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) / 2),
+      );
+      const bars = await page.evaluate(() => ({
+        scrolled: window.scrollY,
+        headerBottom: document.querySelector('header.app-header')!.getBoundingClientRect().bottom,
+        toolbarTop: document.querySelector('.transcript-jumps')!.getBoundingClientRect().top,
+      }));
+      expect(bars.scrolled).toBeGreaterThan(200);
+      expect(bars.toolbarTop).toBeGreaterThanOrEqual(bars.headerBottom - 0.5);
+      expect(await hitAtCentre('↓ Jump to latest')).toEqual({ inWindow: true, hit: true });
+      // A real click: it fails when another element would receive it.
+      await page.getByRole('button', { name: /Jump to latest/ }).click({ timeout: 5_000 });
+      await page.getByText('End of the log').waitFor();
+    });
+
+    it('reaches Export, Clear and Delete by scrolling the page, with nothing over them', async () => {
+      const actions = ['Export JSON', 'Export Markdown', 'Clear…', 'Delete…'];
+      for (const name of actions) {
+        const button = page.getByRole('button', { name });
+        // No scroll box of their own between them and the page.
+        const scrollBoxes = await button.evaluate((element) => {
+          const boxes: string[] = [];
+          for (let node = element.parentElement; node; node = node.parentElement) {
+            const overflow = getComputedStyle(node).overflowY;
+            if (
+              node !== document.documentElement &&
+              node !== document.body &&
+              (overflow === 'auto' || overflow === 'scroll') &&
+              node.scrollHeight > node.clientHeight
+            )
+              boxes.push(node.className);
+          }
+          return boxes;
+        });
+        expect([name, scrollBoxes]).toEqual([name, []]);
+      }
+      // Deep in the log, the side column has stuck with its end on screen.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      for (const name of actions)
+        expect([name, await hitAtCentre(name)]).toEqual([name, { inWindow: true, hit: true }]);
+      // And at the top of the page, a scroll of the page brings them into view.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      for (const name of actions) {
+        await page.getByRole('button', { name }).scrollIntoViewIfNeeded();
+        expect([name, await hitAtCentre(name)]).toEqual([name, { inWindow: true, hit: true }]);
+      }
+      await page.getByRole('button', { name: 'Clear…' }).click({ timeout: 5_000 });
+      await page.getByRole('button', { name: 'Clear…' }).click({ timeout: 5_000 });
+    });
+  });
+
   it('shows what semantic recall would add for a query (Recall tab)', async () => {
     await page.getByRole('tab', { name: 'Recall' }).click();
     await page.waitForURL(/view=recall/);

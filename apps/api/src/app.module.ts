@@ -32,7 +32,11 @@ import { HealthController } from './health/health.controller';
 import { apiMemoryOptions } from './memory-options';
 import { MemoryMetrics } from './metrics/memory-metrics';
 import { MetricsController } from './metrics/metrics.controller';
-import { MetricsPortServer } from './metrics/metrics-port.server';
+import {
+  METRICS_ADDRESS,
+  MetricsPortServer,
+  type MetricsAddress,
+} from './metrics/metrics-port.server';
 import { ScrapeTimeMetrics } from './metrics/scrape-time-metrics';
 import { ShutdownDrainService } from './lifecycle/shutdown-drain.service';
 import { McpController } from './mcp/mcp.controller';
@@ -79,6 +83,14 @@ export class AppModule {
       AuditRecorder,
       { provide: LastCompactions, useValue: lastCompactions },
       { provide: MemoryMetrics, useValue: options.metrics },
+      {
+        provide: METRICS_ADDRESS,
+        inject: [API_CONFIG],
+        useFactory: (config: ApiConfig): MetricsAddress => ({
+          host: config.host,
+          port: config.metricsPort,
+        }),
+      },
       MetricsPortServer,
       ScrapeTimeMetrics,
       {

@@ -122,6 +122,7 @@ describe('monitoring files in docker/', () => {
         'AgentMemorySessionsNearSizeLimit',
         'AgentMemoryEventLoopHeld',
         'AgentMemoryStorageNearlyFull',
+        'AgentMemoryAuditFailures',
       ]),
     );
   });

@@ -190,24 +190,85 @@ describe('docker/', () => {
     const prometheus = parse(
       readFileSync(join(DOCKER_DIR, 'prometheus', 'prometheus.yml'), 'utf8'),
     ) as {
-      scrape_configs: { static_configs: { targets: string[] }[] }[];
+      scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
     };
-    const metricsPort = compose.services.api!.environment!.METRICS_PORT;
-    expect(prometheus.scrape_configs[0]!.static_configs[0]!.targets).toEqual([
-      `api:${metricsPort}`,
-    ]);
+    // Prometheus scrapes the metrics port of the admin server and of the compaction worker, each
+    // as the service sets it (the worker serves it on every interface, as the API does).
+    const targets = Object.fromEntries(
+      prometheus.scrape_configs.map((job) => [
+        job.job_name,
+        job.static_configs.flatMap((config) => config.targets),
+      ]),
+    );
+    const api = compose.services.api!.environment!;
+    const worker = compose.services.worker!.environment!;
+    expect(worker.METRICS_PORT).toMatch(/^\d+$/);
+    expect(worker.HOST).toBe('0.0.0.0');
+    expect(targets).toEqual({
+      'agent-memory': [`api:${api.METRICS_PORT}`],
+      'agent-memory-worker': [`worker:${worker.METRICS_PORT}`],
+    });
     const datasources = parse(
       readFileSync(
         join(DOCKER_DIR, 'grafana', 'provisioning', 'datasources', 'prometheus.yml'),
         'utf8',
       ),
-    ) as { datasources: { uid: string }[] };
+    ) as { datasources: { type: string }[] };
+    expect(datasources.datasources.map((source) => source.type)).toEqual(['prometheus']);
+  });
+
+  it('has a Grafana dashboard that asks for its data source on import and charts retention, audit and recall', () => {
+    type Panel = {
+      type: string;
+      title: string;
+      datasource?: { uid: string };
+      targets?: { expr: string; datasource?: { uid: string } }[];
+    };
     const dashboard = JSON.parse(
       readFileSync(join(DOCKER_DIR, 'grafana', 'dashboards', 'agent-memory.json'), 'utf8'),
-    ) as { panels: { type: string; datasource?: { uid: string } }[] };
+    ) as {
+      __inputs: { name: string; type: string; pluginId: string }[];
+      templating: { list: { name: string; type: string; datasource?: { uid: string } }[] };
+      panels: Panel[];
+    };
+    // An import asks for a Prometheus data source and fills in `${DS_PROMETHEUS}` with it.
+    expect(dashboard.__inputs).toEqual([
+      expect.objectContaining({
+        name: 'DS_PROMETHEUS',
+        type: 'datasource',
+        pluginId: 'prometheus',
+      }),
+    ]);
+    // Provisioning from a file fills in no input: a data-source variable of the same name does.
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource' }),
+    );
     const queried = dashboard.panels.filter((panel) => panel.type !== 'row');
-    const uids = new Set(queried.map((panel) => panel.datasource?.uid));
-    expect([...uids]).toEqual([datasources.datasources[0]!.uid]);
+    const uids = new Set([
+      ...queried.flatMap((panel) => [
+        panel.datasource?.uid,
+        ...(panel.targets ?? []).map((target) => target.datasource?.uid),
+      ]),
+      ...dashboard.templating.list
+        .filter((variable) => variable.type === 'query')
+        .map((variable) => variable.datasource?.uid),
+    ]);
+    expect([...uids]).toEqual(['${DS_PROMETHEUS}']);
+    // No data source named by uid anywhere else in the file.
+    const text = JSON.stringify(dashboard);
+    expect(text.match(/"uid":"[^"]*"/g)?.filter((uid) => !uid.includes('DS_PROMETHEUS'))).toEqual([
+      '"uid":"agent-memory"',
+    ]);
+
+    const charted = (metric: string) =>
+      queried
+        .filter((panel) => (panel.targets ?? []).some((target) => target.expr.includes(metric)))
+        .map((panel) => panel.title);
+    expect(charted('agent_memory_sessions_expired_total')).toEqual([
+      'Sessions expired by retention',
+    ]);
+    expect(charted('agent_memory_audit_failures_total')).toEqual(['Audit entries not written']);
+    expect(charted('agent_memory_recall_failures_total')).toEqual(['Recall failures']);
   });
 
   it('has Kubernetes manifests whose probes hit the health routes and whose variables the server reads', () => {

@@ -20,18 +20,21 @@ import {
 import { ConfigValidationError, parseMemoryConfig } from '@agent-memory/memory-config';
 import { CompactionNatsServer } from './compaction-nats.server';
 import { startLivenessHeartbeat } from './liveness-heartbeat';
+import { workerMetricsAddress } from './worker-metrics.config';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
   const logger = new Logger('CompactionWorker');
   const config = parseMemoryConfig(process.env, { requireNats: true });
+  // METRICS_PORT: Prometheus metrics on a port of their own (no token), as the admin server's.
+  const metricsAddress = workerMetricsAddress(process.env);
   const server = new CompactionNatsServer({
     servers: [config.natsUrl!],
     queue: config.compactionQueue,
     name: `agent-memory-worker-${process.pid}`,
   });
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(
-    WorkerModule.forRoot(config),
+    WorkerModule.forRoot(config, { address: metricsAddress }),
     {
       strategy: server,
     },

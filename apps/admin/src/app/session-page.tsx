@@ -17,6 +17,7 @@ import { transcriptQueryKey } from '../features/transcript/api/get-transcript';
 import { Transcript } from '../features/transcript/components/transcript';
 import { ApiError } from '../lib/api-client';
 import { formatCount } from '../lib/number-format';
+import { useHeightVariable } from '../lib/use-height-variable';
 import { useUrlState, type UrlState } from '../lib/url-state';
 
 /** The session view's tabs (`?view=`), in order. */
@@ -38,6 +39,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const modelView = state.view === 'model';
   const recallView = state.view === 'recall';
   const context = useSessionContext(sessionId, true, version, modelView && version !== '');
+  // The side column's height decides where it sticks (app.css, `.session-side`).
+  const side = useHeightVariable('--session-side-height');
   const summarizer = info.data
     ? info.data.compaction.summarizer === 'llm'
       ? `LLM (${info.data.compaction.model ?? 'configured model'})`
@@ -175,7 +178,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             )}
           </div>
         </div>
-        <aside className="session-side">
+        <aside className="session-side" ref={side}>
           <SideFold
             title="Token budget"
             summary={

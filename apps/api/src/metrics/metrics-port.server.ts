@@ -7,13 +7,23 @@ import {
 } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { API_CONFIG } from '../config/api-config.module';
-import type { ApiConfig } from '../config/api-config';
 import { MemoryMetrics } from './memory-metrics';
 
+/** Where {@link MetricsPortServer} listens: `HOST` and `METRICS_PORT` of the process. */
+export interface MetricsAddress {
+  /** The interface to listen on. */
+  host: string;
+  /** The port (0: a free one); null serves nothing. */
+  port: number | null;
+}
+
+/** Injection token of the {@link MetricsAddress} (the admin server's and the worker's modules provide it). */
+export const METRICS_ADDRESS = Symbol('METRICS_ADDRESS');
+
 /**
- * With `METRICS_PORT` set: a plain HTTP server on `HOST`:`METRICS_PORT` that answers `GET
- * /metrics` (no token) and 404 to everything else. Opened at bootstrap, closed at shutdown.
+ * With a metrics port set: a plain HTTP server on `HOST`:`METRICS_PORT` that answers `GET
+ * /metrics` (no token) and 404 to everything else. Opened at bootstrap, closed at shutdown. The
+ * admin server and the compaction worker both run it over their {@link MemoryMetrics}.
  */
 @Injectable()
 export class MetricsPortServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -22,7 +32,7 @@ export class MetricsPortServer implements OnApplicationBootstrap, BeforeApplicat
 
   constructor(
     private readonly metrics: MemoryMetrics,
-    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(METRICS_ADDRESS) private readonly address: MetricsAddress,
   ) {}
 
   /** The port it listens on, or null when `METRICS_PORT` is unset. */
@@ -31,7 +41,8 @@ export class MetricsPortServer implements OnApplicationBootstrap, BeforeApplicat
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.metricsPort === null) return;
+    const { host, port } = this.address;
+    if (port === null) return;
     const server = createServer((request, response) => {
       if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
         response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -50,10 +61,10 @@ export class MetricsPortServer implements OnApplicationBootstrap, BeforeApplicat
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.config.metricsPort!, this.config.host, () => resolve());
+      server.listen(port, host, () => resolve());
     });
     this.server = server;
-    this.logger.log(`metrics on ${this.config.host}:${this.port}/metrics`);
+    this.logger.log(`metrics on ${host}:${this.port}/metrics`);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

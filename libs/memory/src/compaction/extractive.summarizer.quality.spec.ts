@@ -132,4 +132,42 @@ describe('ExtractiveSummarizer on realistic sessions', () => {
       expect(summary).not.toContain('on day 13');
     });
   });
+
+  /** The README's tour: a trip, the assistant's budget question, then a day-by-day walk. */
+  describe('the tour session', () => {
+    const tour = [
+      userMessage('I am planning a trip to Lisbon in May.'),
+      assistantMessage('Lovely! What is your budget?'),
+      ...Array.from({ length: 12 }, (_, i) => [
+        userMessage(`What should I see on day ${i + 1}?`),
+        assistantMessage(`On day ${i + 1}, walk through Alfama.`),
+      ]).flat(),
+    ];
+
+    it('keeps the goal, the open budget question and the latest plan of its six covered messages', async () => {
+      const { result, snapshot } = await compactSession(tour, 20);
+      expect(result.upTo).toBe(6);
+      // The goal is the pinned task, in front of the model with the summary, not repeated in it.
+      expect(snapshot.pinned).toEqual([tour[0]]);
+      expect(snapshot.summary).toBe(
+        [
+          'Latest:',
+          '- On day 2, walk through Alfama.',
+          'Open questions:',
+          '- What is your budget? (asked by the assistant)',
+        ].join('\n'),
+      );
+    });
+
+    it('states the goal itself when nothing is pinned', async () => {
+      const summary = await new ExtractiveSummarizer().summarize({
+        previous: null,
+        messages: tour.slice(0, 6),
+      });
+      expect(summary).toContain('Goal: I am planning a trip to Lisbon in May.');
+      expect(summary).toContain('- What is your budget? (asked by the assistant)');
+      expect(summary).toContain('- On day 2, walk through Alfama.');
+      expect(summary).not.toContain('day 1');
+    });
+  });
 });

@@ -55,4 +55,31 @@ describe('ExtractiveSummarizer', () => {
     expect(summary).toContain('Earlier: An LLM wrote this.');
     expect(summary.length).toBeLessThan(6000);
   });
+
+  it("keeps the assistant's question open until the user states something", async () => {
+    const asked = [
+      userMessage('I am planning a trip to Lisbon in May.'),
+      assistantMessage('Lovely! What is your budget?'),
+      userMessage('What should I see on day 1?'),
+      assistantMessage('On day 1, walk through Alfama.'),
+    ];
+    const open = await summarizer.summarize({ previous: null, messages: asked });
+    expect(open).toContain('Open questions:\n- What is your budget? (asked by the assistant)');
+
+    // Carried over in the previous summary until the user answers it.
+    const later = await summarizer.summarize({
+      previous: open,
+      messages: [
+        userMessage('What should I see on day 2?'),
+        assistantMessage('On day 2, walk through Alfama.'),
+      ],
+    });
+    expect(later).toContain('- What is your budget? (asked by the assistant)');
+    const answered = await summarizer.summarize({
+      previous: later,
+      messages: [userMessage('About 1500 euros for the week.')],
+    });
+    expect(answered).not.toContain('budget?');
+    expect(answered).toContain('- About 1500 euros for the week.');
+  });
 });

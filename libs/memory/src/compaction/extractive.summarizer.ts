@@ -172,7 +172,14 @@ function candidatesOf(message: Message, index: number): Candidate[] {
   );
 }
 
-/** The user's questions still open after these messages: an assistant answer closes them. */
+/** Marks an open question the assistant asked: the user's reply, not the assistant's, closes it. */
+const ASKED_BY_ASSISTANT = ' (asked by the assistant)';
+
+/**
+ * The questions still open after these messages. A user's question stays open until the
+ * assistant says something; an assistant's question (a budget, a date it needs) stays open until
+ * the user states something, since a user who only asks questions back has not answered it.
+ */
 function openQuestions(
   previous: string[],
   messages: readonly Message[],
@@ -180,12 +187,20 @@ function openQuestions(
 ): string[] {
   let open = [...previous];
   for (const message of messages) {
-    const text = textContent(message).trim();
-    if (message.role === 'assistant' && text) open = [];
-    if (message.role !== 'user') continue;
-    for (const sentence of splitSentences(text)) {
-      const question = shortenAtWord(sentence, MAX_ITEM_CHARS);
+    if (message.role !== 'user' && message.role !== 'assistant') continue;
+    const sentences = splitSentences(textContent(message).trim());
+    if (sentences.length === 0) continue;
+    const fromAssistant = message.role === 'assistant';
+    const statesSomething = sentences.some((sentence) => !sentence.endsWith('?'));
+    // Each side answers the other: a reply with text closes the user's questions, a statement
+    // by the user closes the assistant's.
+    open = open.filter((question) =>
+      question.endsWith(ASKED_BY_ASSISTANT) ? fromAssistant || !statesSomething : !fromAssistant,
+    );
+    for (const sentence of sentences) {
       if (!sentence.endsWith('?') || pinnedKeys.has(sentenceKey(sentence))) continue;
+      const question =
+        shortenAtWord(sentence, MAX_ITEM_CHARS) + (fromAssistant ? ASKED_BY_ASSISTANT : '');
       if (!open.includes(question)) open.push(question);
     }
   }

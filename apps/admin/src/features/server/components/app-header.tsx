@@ -1,11 +1,14 @@
 import { formatCount } from '../../../lib/number-format';
 import { roleAllows, signedInRole } from '../../../lib/roles';
+import { useHeightVariable } from '../../../lib/use-height-variable';
 import { useInfo } from '../api/get-info';
 import { useReadiness } from '../api/get-readiness';
 
 /**
  * The top bar: product name (back to the list), backend, readiness, compaction and recall
- * settings, and who is signed in (the token's name and role).
+ * settings, and who is signed in (the token's name and role). One row on a desktop (a fact too
+ * long for it is cut, whole in its tooltip); its height is `--app-header-height`, which the
+ * session page's sticky bars stay under.
  */
 export function AppHeader({
   onHome,
@@ -20,8 +23,17 @@ export function AppHeader({
   const info = useInfo();
   const readiness = useReadiness();
   const ready = readiness.data?.ready;
+  const header = useHeightVariable('--app-header-height');
+  const compaction = info.data
+    ? `${info.data.compaction.mode} · at ${formatCount(info.data.compaction.thresholdTokens)} tokens · ${
+        info.data.compaction.summarizer === 'llm'
+          ? (info.data.compaction.model ?? 'LLM')
+          : 'extractive'
+      }`
+    : '…';
+  const signedIn = info.data?.token ? `${info.data.token.name} · ${info.data.token.role}` : null;
   return (
-    <header className="app-header">
+    <header className="app-header" ref={header}>
       <a
         className="brand"
         href="/"
@@ -33,11 +45,11 @@ export function AppHeader({
         agent-memory <span className="brand-sub">admin</span>
       </a>
       <dl className="header-facts">
-        <div>
+        <div className="fact-whole">
           <dt>Backend</dt>
           <dd>{info.data?.backend ?? '…'}</dd>
         </div>
-        <div>
+        <div className="fact-whole">
           <dt>Status</dt>
           <dd title={readiness.data?.detail ?? undefined}>
             <span
@@ -49,15 +61,7 @@ export function AppHeader({
         </div>
         <div>
           <dt>Compaction</dt>
-          <dd>
-            {info.data
-              ? `${info.data.compaction.mode} · at ${formatCount(info.data.compaction.thresholdTokens)} tokens · ${
-                  info.data.compaction.summarizer === 'llm'
-                    ? (info.data.compaction.model ?? 'LLM')
-                    : 'extractive summary'
-                }`
-              : '…'}
-          </dd>
+          <dd title={compaction}>{compaction}</dd>
         </div>
         <div>
           <dt>Recall</dt>
@@ -75,12 +79,10 @@ export function AppHeader({
               : '…'}
           </dd>
         </div>
-        {info.data?.token && (
-          <div>
+        {signedIn && (
+          <div className="fact-whole">
             <dt>Signed in</dt>
-            <dd title="the token's name and role">
-              {info.data.token.name} · {info.data.token.role}
-            </dd>
+            <dd title={`${signedIn} (the token's name and role)`}>{signedIn}</dd>
           </div>
         )}
       </dl>
