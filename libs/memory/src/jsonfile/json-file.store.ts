@@ -49,8 +49,7 @@ import { noteSessionWritten } from './session-index';
 import { keyRecords } from './head-records';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile, sessionIdOfPath } from './session-file';
-import type { KeyRecord } from './session-head';
-import type { SessionState } from './session-state';
+import { rememberKey, type SessionState } from './session-state';
 
 /** Options of `JsonFileMemory` (one session file). */
 export interface JsonFileMemoryOptions extends SessionFilesOptions, SummarizationStoreOptions {
@@ -73,8 +72,10 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions, Summarizatio
  * restart resumes it. Two forms, both read (see the README's "JSON-file storage format"):
  *
  * - **plain**: the file is a JSON array of messages, the file Phero reads, while the session has
- *   no snapshot, metadata or idempotency key and stays under `plainMaxBytes`. A save rewrites it
- *   atomically (temp file, fsync, rename, folder fsync).
+ *   no snapshot or metadata and stays under `plainMaxBytes`. A save rewrites it atomically (temp
+ *   file, fsync, rename, folder fsync). Idempotency keys are marks on the first message of each
+ *   keyed batch, written with it, and copied to `<id>.json.keys` beside it (the copy outlives a
+ *   Phero process rewriting the array without the marks).
  * - **log**: the file is a small head (snapshot, metadata, counters, recent idempotency keys and
  *   the byte offset where the messages after the snapshot start) naming an append-only JSON Lines
  *   log `<id>.log-<n>.jsonl`, one line per saved batch. A save appends one line and fdatasyncs the
@@ -428,14 +429,19 @@ export class JsonFileMemory implements SessionStore {
           let state = loaded;
           while (pending.length > 0 && state.form !== 'log') {
             const item = pending.shift()!;
-            await this.saveAlone(state, item).then(item.resolve, (error: unknown) => {
+            try {
+              const saved = await this.saveAlone(state, item);
+              item.resolve(saved.result);
+              // A plain rewrite hands back what it wrote; after a move to the log form, the log
+              // is read under the lock (the appends need its loaded end).
+              state = saved.state ?? (await this.files.load(this.sessionId, this.path));
+            } catch (error) {
               item.reject(fileStoreError('save', this.sessionId, error));
-              // Refusals of this save alone; the others of the group go on.
+              // Refusals of this save alone (nothing written); the others of the group go on.
               const own =
                 error instanceof SessionTooLargeError || error instanceof IdempotencyKeyReusedError;
               if (!own) throw error;
-            });
-            state = await this.files.load(this.sessionId, this.path);
+            }
           }
           if (pending.length > 0) await this.appendGroup(state, pending.splice(0));
         });
@@ -450,38 +456,46 @@ export class JsonFileMemory implements SessionStore {
     }
   }
 
-  /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
-  private async saveAlone(state: SessionState, item: QueuedSave): Promise<SaveResult> {
+  /**
+   * One save to a session not in log form: a plain rewrite (keyed or not: a key is a mark on the
+   * batch's first message, see `SessionFiles.writePlain`), or the move to the log form.
+   * @returns the save's result, and the session as written when it stayed plain.
+   */
+  private async saveAlone(
+    state: SessionState,
+    item: QueuedSave,
+  ): Promise<{ result: SaveResult; state: SessionState | null }> {
     const { batch, key, digest, savedAt } = item;
     const seen = key === undefined ? undefined : state.keys.get(key);
-    if (seen) return replayOrRefuse(this.sessionId, seen, digest);
+    if (seen) return { result: replayOrRefuse(this.sessionId, seen, digest), state };
     const first = state.saved + 1;
     const last = state.saved + batch.length;
+    const result: SaveResult = { first, last, replayed: false };
     const now = this.now();
     const all = [...state.messages, ...batch];
     const times = [...state.times, ...batch.map(() => savedAt)];
-    if (key === undefined && isPlain(state) && this.files.fitsPlain(all, times)) {
-      await this.files.writePlain(this.sessionId, this.path, all, times, now);
-    } else {
-      const known = keyRecords(state);
-      const keyRecordsAfter: KeyRecord[] =
-        key === undefined ? known : [...known, [key, first, last, digest!]];
-      await this.files.writeGeneration(
-        this.sessionId,
-        this.path,
-        state,
-        {
-          messages: all,
-          savedAt: times,
-          saved: last,
-          snapshot: state.snapshot,
-          meta: state.meta,
-          keyRecords: keyRecordsAfter,
-        },
-        now,
-      );
+    const keys = new Map(state.keys);
+    if (key !== undefined) rememberKey(keys, { key, first, last, digest });
+    if (isPlain(state)) {
+      const next = { messages: all, times, keys, keysChanged: key !== undefined };
+      const written = await this.files.writePlain(this.sessionId, this.path, state, next, now);
+      if (written) return { result, state: written };
     }
-    return { first, last, replayed: false };
+    await this.files.writeGeneration(
+      this.sessionId,
+      this.path,
+      state,
+      {
+        messages: all,
+        savedAt: times,
+        saved: last,
+        snapshot: state.snapshot,
+        meta: state.meta,
+        keyRecords: keyRecords({ ...state, keys }),
+      },
+      now,
+    );
+    return { result, state: null };
   }
 
   /** Appends a group of saves to a session in log form (see {@link flushSaves}). */
@@ -546,13 +560,12 @@ interface QueuedSave {
   reject(error: unknown): void;
 }
 
-/** A session that the plain array can hold: its whole log, nothing else. */
+/** A session that the plain array can hold: its whole log (idempotency keys are marks on it), nothing else. */
 function isPlain(state: SessionState): boolean {
   return (
     state.form !== 'log' &&
     state.snapshot === null &&
     Object.keys(state.meta).length === 0 &&
-    state.keys.size === 0 &&
     state.from === 1
   );
 }

@@ -1,0 +1,67 @@
+import { readFile, unlink } from 'node:fs/promises';
+import { CorruptSessionError } from '../core/errors';
+import { IDEMPOTENCY_KEY_WINDOW, type IdempotencyRecord } from '../core/idempotency';
+import { decodeKeySidecar, encodeKeySidecar, mergeSidecarKeys } from '../core/idempotency-marks';
+import { writeFileAtomic } from './atomic-write';
+import type { SessionState } from './session-state';
+
+/**
+ * The key copy of a session file: `<id>.json.keys` beside it (not a `.json` file, so never taken
+ * for a session). In the plain form a session's idempotency keys are marks on its messages,
+ * written with them (see `IDEMPOTENCY_KEY_MARK`); the copy holds the same records, so that they
+ * outlive a Phero process rewriting the array without the marks.
+ */
+export function keyCopyPathOf(path: string): string {
+  return `${path}.keys`;
+}
+
+/**
+ * The records of the key copy of the session file at `path`; none when there is no copy.
+ * @throws CorruptSessionError naming `session` when the copy does not decode.
+ */
+export async function readKeyCopy(session: string, path: string): Promise<IdempotencyRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(keyCopyPathOf(path), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  try {
+    return decodeKeySidecar(text);
+  } catch (error) {
+    throw new CorruptSessionError(session, (error as Error).message, { cause: error });
+  }
+}
+
+/** Replaces the key copy of the session file at `path` atomically (temp file, fsync, rename). */
+export async function writeKeyCopy(
+  path: string,
+  keys: ReadonlyMap<string, IdempotencyRecord>,
+): Promise<void> {
+  await writeFileAtomic(keyCopyPathOf(path), encodeKeySidecar([...keys.values()]));
+}
+
+/** Removes the key copy of the session file at `path`, if any. */
+export async function removeKeyCopy(path: string): Promise<void> {
+  await unlink(keyCopyPathOf(path)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+}
+
+/**
+ * Adds to a plain session just parsed the copy's keys whose messages are stored at their cursors
+ * (see `mergeSidecarKeys`): what remains of the keys after another program rewrote the array.
+ */
+export async function withKeyCopy(
+  session: string,
+  path: string,
+  state: SessionState,
+): Promise<void> {
+  if (state.form !== 'plain' || state.messages.length === 0) return;
+  const copy = await readKeyCopy(session, path);
+  if (copy.length === 0) return;
+  const own = [...state.keys.values()];
+  const merged = mergeSidecarKeys(own, copy, state.messages, state.from, IDEMPOTENCY_KEY_WINDOW);
+  if (merged !== own) state.keys = new Map(merged.map((record) => [record.key, record]));
+}
