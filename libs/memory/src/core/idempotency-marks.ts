@@ -64,7 +64,12 @@ export function readIdempotencyMarks(raw: readonly unknown[], first: Cursor): Id
     }
     const cursor = first + i;
     const [record] = decodeIdempotencyRecords([
-      { key: fields.key, first: cursor, last: cursor + (count as number) - 1, digest: fields.digest },
+      {
+        key: fields.key,
+        first: cursor,
+        last: cursor + (count as number) - 1,
+        digest: fields.digest,
+      },
     ]);
     records.push(record!);
   });

@@ -79,7 +79,7 @@ describe('session documents and idempotency keys', () => {
     expect(saveToDocument(doc, one, { idempotencyKey: 'k1' }).result.replayed).toBe(true);
   });
 
-  it('stays a plain array with keys remembered: each key marks its batch\'s first message', () => {
+  it("stays a plain array with keys remembered: each key marks its batch's first message", () => {
     const plain = saveToDocument(EMPTY_DOCUMENT, one).doc!;
     expect(isPlainLog(plain)).toBe(true);
     expect(Array.isArray(encodeDocument(plain))).toBe(true);
@@ -112,7 +112,9 @@ describe('session documents and idempotency keys', () => {
     ['without a count', { key: 'k' }],
     ['without a key', { count: 1 }],
   ])('refuses a key mark that is %s as a corrupt session', (_, mark) => {
-    const raw = [{ role: 'user', parts: [{ type: 'text', text: 'q' }], [IDEMPOTENCY_KEY_MARK]: mark }];
+    const raw = [
+      { role: 'user', parts: [{ type: 'text', text: 'q' }], [IDEMPOTENCY_KEY_MARK]: mark },
+    ];
     expect(() => decodeDocument('s', raw)).toThrow(CorruptSessionError);
   });
 

@@ -153,9 +153,7 @@ export class NatsMemory extends DocumentStore {
    * crash in between only names cursors whose messages are gone, which a later read ignores.
    */
   private async purgeKeyCopy(operation: string): Promise<void> {
-    await natsRequest(operation, this.sessionId, () =>
-      this.kv.purge(keySidecarOf(this.sessionId)),
-    );
+    await natsRequest(operation, this.sessionId, () => this.kv.purge(keySidecarOf(this.sessionId)));
   }
 
   /**
