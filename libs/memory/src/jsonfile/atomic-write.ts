@@ -9,6 +9,12 @@ export interface AtomicWriteOptions {
   mtime?: Date;
   /** Called after the data is durable and just before the rename; throwing there cancels the write. */
   beforeRename?: () => void;
+  /**
+   * False: no fsync of the file or the folder. Readers still see the old file or the new one,
+   * never a mix, but a power cut may leave either, or an empty file. For copies that can be
+   * rebuilt. Default true.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -34,7 +40,7 @@ export async function writeFileAtomic(
     try {
       await writeAll(handle, Buffer.from(data, 'utf8'), 0);
       if (opts.mtime) await handle.utimes(opts.mtime, opts.mtime);
-      await handle.sync();
+      if (opts.durable !== false) await handle.sync();
       written = await handle.stat();
     } finally {
       await handle.close();
@@ -45,7 +51,7 @@ export async function writeFileAtomic(
   } finally {
     if (!renamed) await unlink(temp).catch(() => undefined);
   }
-  await syncDirectory(dir);
+  if (opts.durable !== false) await syncDirectory(dir);
   return written;
 }
 

@@ -1,5 +1,4 @@
 import { readFile, unlink } from 'node:fs/promises';
-import { CorruptSessionError } from '../core/errors';
 import { IDEMPOTENCY_KEY_WINDOW, type IdempotencyRecord } from '../core/idempotency';
 import { decodeKeySidecar, encodeKeySidecar, mergeSidecarKeys } from '../core/idempotency-marks';
 import { writeFileAtomic } from './atomic-write';
@@ -16,10 +15,11 @@ export function keyCopyPathOf(path: string): string {
 }
 
 /**
- * The records of the key copy of the session file at `path`; none when there is no copy.
- * @throws CorruptSessionError naming `session` when the copy does not decode.
+ * The records of the key copy of the session file at `path`; none when there is no copy, or when
+ * it does not decode: the copy is written without fsync (see {@link writeKeyCopy}), so a power
+ * cut may leave it empty or torn, and the next keyed save writes it whole again.
  */
-export async function readKeyCopy(session: string, path: string): Promise<IdempotencyRecord[]> {
+export async function readKeyCopy(path: string): Promise<IdempotencyRecord[]> {
   let text: string;
   try {
     text = await readFile(keyCopyPathOf(path), 'utf8');
@@ -29,17 +29,24 @@ export async function readKeyCopy(session: string, path: string): Promise<Idempo
   }
   try {
     return decodeKeySidecar(text);
-  } catch (error) {
-    throw new CorruptSessionError(session, (error as Error).message, { cause: error });
+  } catch {
+    return [];
   }
 }
 
-/** Replaces the key copy of the session file at `path` atomically (temp file, fsync, rename). */
+/**
+ * Replaces the key copy of the session file at `path` (temp file, rename: readers see the old
+ * copy or the new one). Not fsynced: the keys are durable as marks in the session file, written
+ * with its messages; the copy only has to outlive a Phero process rewriting that file, so a save
+ * does not pay a second fsync for it.
+ */
 export async function writeKeyCopy(
   path: string,
   keys: ReadonlyMap<string, IdempotencyRecord>,
 ): Promise<void> {
-  await writeFileAtomic(keyCopyPathOf(path), encodeKeySidecar([...keys.values()]));
+  await writeFileAtomic(keyCopyPathOf(path), encodeKeySidecar([...keys.values()]), {
+    durable: false,
+  });
 }
 
 /** Removes the key copy of the session file at `path`, if any. */
@@ -53,13 +60,9 @@ export async function removeKeyCopy(path: string): Promise<void> {
  * Adds to a plain session just parsed the copy's keys whose messages are stored at their cursors
  * (see `mergeSidecarKeys`): what remains of the keys after another program rewrote the array.
  */
-export async function withKeyCopy(
-  session: string,
-  path: string,
-  state: SessionState,
-): Promise<void> {
+export async function withKeyCopy(path: string, state: SessionState): Promise<void> {
   if (state.form !== 'plain' || state.messages.length === 0) return;
-  const copy = await readKeyCopy(session, path);
+  const copy = await readKeyCopy(path);
   if (copy.length === 0) return;
   const own = [...state.keys.values()];
   const merged = mergeSidecarKeys(own, copy, state.messages, state.from, IDEMPOTENCY_KEY_WINDOW);

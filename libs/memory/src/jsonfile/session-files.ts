@@ -131,7 +131,7 @@ export class SessionFiles {
       } else {
         this.cache.delete(path);
         state = parseSessionText(session, file.text, file);
-        await withKeyCopy(session, path, state);
+        await withKeyCopy(path, state);
       }
       try {
         if (state.form === 'log') await refreshLog(session, path, state);
