@@ -35,7 +35,7 @@ import {
 
 export interface SessionFilesOptions {
   /**
-   * A session without snapshot, metadata or idempotency keys stays a plain JSON array (the file
+   * A session without snapshot or metadata (keys or not) stays a plain JSON array (the file
    * Phero reads) while it is at most this many bytes; past it, it moves to the log form, where a
    * save appends instead of rewriting. Default {@link DEFAULT_PLAIN_MAX_BYTES}.
    */
