@@ -9,6 +9,7 @@ import {
   documentEntries,
   encodeDocument,
   isPlainLog,
+  mayHaveLostKeyMarks,
   provesNotStored,
   saveToDocument,
   setDocumentMeta,
@@ -94,6 +95,14 @@ describe('session documents and idempotency keys', () => {
       undefined,
     ]);
     expect(decodeDocument('s', encoded)).toEqual(doc);
+  });
+
+  it('tells an array that lost its marks (rewritten by another program) from one written here', () => {
+    const ours = saveToDocument(EMPTY_DOCUMENT, one, { savedAt: '2026-12-05T00:00:00.000Z' }).doc!;
+    expect(mayHaveLostKeyMarks(ours)).toBe(false);
+    expect(mayHaveLostKeyMarks(keyed(1))).toBe(false);
+    expect(mayHaveLostKeyMarks(decodeDocument('s', [{ role: 'user', parts: [] }]))).toBe(true);
+    expect(mayHaveLostKeyMarks(EMPTY_DOCUMENT)).toBe(false);
   });
 
   it('keeps the keys as a list in the object form (a session with metadata)', () => {

@@ -237,6 +237,22 @@ export function isPlainLog(doc: SessionDocument): boolean {
 }
 
 /**
+ * Whether a plain log may have lost its idempotency key marks: it holds messages and not one mark
+ * (neither a key nor a save time, which every batch this library saves carries). Such an array
+ * was last written by another program (a Phero save writes the array back without unknown
+ * fields), so its keys are to be read from the copy kept beside the session. An array with a
+ * mark was last written here, with every remembered key marked on it.
+ */
+export function mayHaveLostKeyMarks(doc: SessionDocument): boolean {
+  return (
+    isPlainLog(doc) &&
+    doc.messages.length > 0 &&
+    (doc.keys?.length ?? 0) === 0 &&
+    doc.savedAt === undefined
+  );
+}
+
+/**
  * The JSON form: a plain array while {@link isPlainLog}, its keyed batches marked on their first
  * message (see `IDEMPOTENCY_KEY_MARK`), else an object of `messages`, `snapshot`, `meta`, `saved`
  * and (when there are any) `idempotencyKeys`. Either way the messages carry their save times as

@@ -59,9 +59,16 @@ export async function removeKeyCopy(path: string): Promise<void> {
 /**
  * Adds to a plain session just parsed the copy's keys whose messages are stored at their cursors
  * (see `mergeSidecarKeys`): what remains of the keys after another program rewrote the array.
+ * Only an array without any mark is read with its copy (see `mayHaveLostKeyMarks`): one this
+ * library wrote carries all its keys.
  */
 export async function withKeyCopy(path: string, state: SessionState): Promise<void> {
-  if (state.form !== 'plain' || state.messages.length === 0) return;
+  const unmarked =
+    state.form === 'plain' &&
+    state.messages.length > 0 &&
+    state.keys.size === 0 &&
+    state.times.every((time) => time === undefined);
+  if (!unmarked) return;
   const copy = await readKeyCopy(path);
   if (copy.length === 0) return;
   const own = [...state.keys.values()];

@@ -7,7 +7,7 @@ import { decodeKeySidecar, encodeKeySidecar, mergeSidecarKeys } from '../core/id
 import {
   EMPTY_DOCUMENT,
   encodeDocument,
-  isPlainLog,
+  mayHaveLostKeyMarks,
   parseDocumentText,
   type SessionDocument,
 } from '../core/session-document';
@@ -43,8 +43,9 @@ export function keySidecarOf(session: string): string {
 /**
  * Decodes a KV entry of a session: our JSON envelope, or a plain JSON array of messages as Phero
  * writes them (Go field names). An empty value or JSON `null` is an empty session. With the
- * entry of its key copy (see {@link keySidecarOf}), a plain array also remembers the copy's keys
- * whose messages are still stored at their cursors.
+ * entry of its key copy (see {@link keySidecarOf}), an array that lost its key marks (see
+ * `mayHaveLostKeyMarks`) remembers the copy's keys whose messages are still stored at their
+ * cursors.
  * @throws CorruptSessionError naming `session` when the value or the key copy does not decode.
  */
 export function loadedSession(
@@ -64,13 +65,16 @@ export function loadedSession(
   return { doc, revision: entry.revision, exists: true, updatedAt: entry.created };
 }
 
-/** `doc` with the verified keys of its copy (a plain array only: an object holds its own keys). */
+/**
+ * `doc` with the verified keys of its copy, when it may have lost its marks (an object holds its
+ * own keys; a marked array was written here, all its keys marked).
+ */
 function withKeyCopy(
   session: string,
   doc: SessionDocument,
   sidecar: SessionEntry | null,
 ): SessionDocument {
-  if (!sidecar || sidecar.operation !== 'PUT' || !isPlainLog(doc)) return doc;
+  if (!sidecar || sidecar.operation !== 'PUT' || !mayHaveLostKeyMarks(doc)) return doc;
   let copy;
   try {
     copy = decodeKeySidecar(decoder.decode(sidecar.value));

@@ -14,7 +14,7 @@ import {
   loadedSession,
   type LoadedSession,
 } from './nats-session-value';
-import { isPlainLog } from '../core/session-document';
+import { isPlainLog, mayHaveLostKeyMarks } from '../core/session-document';
 import {
   bucketMaxValueSize,
   casMessageId,
@@ -90,14 +90,18 @@ export class NatsSessionWriter {
   }
 
   /**
-   * Reads the key and its key copy now (two requests at once) and remembers the session as the
-   * base of the next batch.
+   * Reads the key now and remembers it as the base of the next batch. Its key copy is read too
+   * only when the value is an array that lost its key marks (a Phero save rewrote it).
    */
   async loadSession(): Promise<LoadedSession> {
-    const [entry, sidecar] = await natsRequest('read', this.sessionId, () =>
-      Promise.all([this.kv.get(this.sessionId), this.kv.get(keySidecarOf(this.sessionId))]),
-    );
-    const loaded = loadedSession(this.sessionId, entry, sidecar);
+    const entry = await natsRequest('read', this.sessionId, () => this.kv.get(this.sessionId));
+    let loaded = loadedSession(this.sessionId, entry);
+    if (mayHaveLostKeyMarks(loaded.doc)) {
+      const sidecar = await natsRequest('read', this.sessionId, () =>
+        this.kv.get(keySidecarOf(this.sessionId)),
+      );
+      loaded = loadedSession(this.sessionId, entry, sidecar);
+    }
     const doc = deepFreeze(loaded.doc);
     this.known = { revision: loaded.revision, doc };
     return { ...loaded, doc };
