@@ -427,15 +427,19 @@ export class JsonFileMemory implements SessionStore {
       if (pending.length > 0) {
         await this.locked('save', undefined, async (loaded) => {
           let state = loaded;
-          while (pending.length > 0 && state.form !== 'log') {
-            const item = pending.shift()!;
+          while (pending.length > 0 && (state.form !== 'log' || this.mayBePlain(state))) {
+            const item = pending[0]!;
             try {
               const saved = await this.saveAlone(state, item);
+              // A session in log form that the plain array cannot hold: appended below.
+              if (saved === null) break;
+              pending.shift();
               item.resolve(saved.result);
               // A plain rewrite hands back what it wrote; after a move to the log form, the log
               // is read under the lock (the appends need its loaded end).
               state = saved.state ?? (await this.files.load(this.sessionId, this.path));
             } catch (error) {
+              pending.shift();
               item.reject(fileStoreError('save', this.sessionId, error));
               // Refusals of this save alone (nothing written); the others of the group go on.
               const own =
@@ -458,13 +462,16 @@ export class JsonFileMemory implements SessionStore {
 
   /**
    * One save to a session not in log form: a plain rewrite (keyed or not: a key is a mark on the
-   * batch's first message, see `SessionFiles.writePlain`), or the move to the log form.
-   * @returns the save's result, and the session as written when it stayed plain.
+   * batch's first message, see `SessionFiles.writePlain`), or the move to the log form. A session
+   * in log form that {@link mayBePlain} goes back to the plain array when it fits (its keys then
+   * move to the marks and the copy, and its log is removed).
+   * @returns the save's result, and the session as written when it is plain; null for a session
+   *   in log form that does not fit the plain array (nothing written: append the save).
    */
   private async saveAlone(
     state: SessionState,
     item: QueuedSave,
-  ): Promise<{ result: SaveResult; state: SessionState | null }> {
+  ): Promise<{ result: SaveResult; state: SessionState | null } | null> {
     const { batch, key, digest, savedAt } = item;
     const seen = key === undefined ? undefined : state.keys.get(key);
     if (seen) return { result: replayOrRefuse(this.sessionId, seen, digest), state };
@@ -476,10 +483,13 @@ export class JsonFileMemory implements SessionStore {
     const times = [...state.times, ...batch.map(() => savedAt)];
     const keys = new Map(state.keys);
     if (key !== undefined) rememberKey(keys, { key, first, last, digest });
-    if (isPlain(state)) {
-      const next = { messages: all, times, keys, keysChanged: key !== undefined };
+    const fromLog = state.form === 'log';
+    if (isPlain(state) || fromLog) {
+      const next = { messages: all, times, keys, keysChanged: key !== undefined || fromLog };
       const written = await this.files.writePlain(this.sessionId, this.path, state, next, now);
+      if (written && fromLog) await this.files.removeLogs(this.path);
       if (written) return { result, state: written };
+      if (fromLog) return null;
     }
     await this.files.writeGeneration(
       this.sessionId,
@@ -496,6 +506,23 @@ export class JsonFileMemory implements SessionStore {
       now,
     );
     return { result, state: null };
+  }
+
+  /**
+   * Whether a session in log form holds nothing the plain array cannot (no snapshot, no metadata,
+   * nothing pruned, every message loaded) and its log is small enough to try: a session an earlier
+   * version moved to the log form for its idempotency keys alone goes back to the array Phero
+   * reads on its next save.
+   */
+  private mayBePlain(state: SessionState): boolean {
+    return (
+      state.form === 'log' &&
+      state.snapshot === null &&
+      Object.keys(state.meta).length === 0 &&
+      state.from === 1 &&
+      state.windowAt === 1 &&
+      state.log!.end <= this.files.plainMaxBytes
+    );
   }
 
   /** Appends a group of saves to a session in log form (see {@link flushSaves}). */

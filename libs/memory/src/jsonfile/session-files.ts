@@ -450,6 +450,15 @@ export class SessionFiles {
     this.cache.delete(path);
     await unlink(path).catch(ignoreMissing);
     await removeKeyCopy(path);
+    await this.removeLogs(path);
+  }
+
+  /**
+   * Removes every log of the session file at `path` (after it became a plain array again; a log
+   * a crash leaves behind is named by no head, and the next move to the log form overwrites it).
+   * The caller holds the lock.
+   */
+  async removeLogs(path: string): Promise<void> {
     const dir = dirname(path);
     const prefix = `${basename(path).replace(/\.json$/i, '')}.log-`;
     const names = await readdir(dir).catch(() => [] as string[]);
