@@ -7,6 +7,7 @@ import { decodeKeySidecar, encodeKeySidecar, mergeSidecarKeys } from '../core/id
 import {
   EMPTY_DOCUMENT,
   encodeDocument,
+  isPlainLog,
   mayHaveLostKeyMarks,
   parseDocumentText,
   type SessionDocument,
@@ -21,6 +22,11 @@ export interface LoadedSession {
   exists: boolean;
   /** The `created` time of the entry's revision: the session's `updatedAt`. Null when absent. */
   updatedAt: Date | null;
+  /**
+   * The value is an object an earlier version wrote for its idempotency keys alone: the next
+   * write makes it the array and must write the key copy too, whatever it saves.
+   */
+  keyCopyStale?: boolean;
 }
 
 const decoder = new TextDecoder();
@@ -57,12 +63,16 @@ export function loadedSession(
   if (entry.operation !== 'PUT') {
     return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
   }
-  const parsed = parseDocumentText(session, decoder.decode(entry.value), 'the KV value');
+  const text = decoder.decode(entry.value);
+  const parsed = parseDocumentText(session, text, 'the KV value');
   if (!parsed) {
     return { doc: EMPTY_DOCUMENT, revision: entry.revision, exists: false, updatedAt: null };
   }
   const doc = withKeyCopy(session, parsed, sidecar ?? null);
-  return { doc, revision: entry.revision, exists: true, updatedAt: entry.created };
+  const loaded = { doc, revision: entry.revision, exists: true, updatedAt: entry.created };
+  const keyedObject =
+    (doc.keys?.length ?? 0) > 0 && isPlainLog(doc) && text.trimStart().startsWith('{');
+  return keyedObject ? { ...loaded, keyCopyStale: true } : loaded;
 }
 
 /**

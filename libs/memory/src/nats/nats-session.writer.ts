@@ -33,6 +33,8 @@ const BACKOFF_CAP_MS = 250;
 export interface KnownSession {
   revision: number;
   doc: SessionDocument;
+  /** See `LoadedSession.keyCopyStale`. */
+  keyCopyStale?: boolean;
 }
 
 export interface SessionWriterOptions {
@@ -103,7 +105,7 @@ export class NatsSessionWriter {
       loaded = loadedSession(this.sessionId, entry, sidecar);
     }
     const doc = deepFreeze(loaded.doc);
-    this.known = { revision: loaded.revision, doc };
+    this.known = { revision: loaded.revision, doc, keyCopyStale: loaded.keyCopyStale };
     return { ...loaded, doc };
   }
 
@@ -169,7 +171,7 @@ export class NatsSessionWriter {
           revision: base.revision,
           value: plan.value,
           doc: plan.doc,
-          keyCopy: keyCopyOf(base.doc, plan.doc),
+          keyCopy: keyCopyOf(base, plan.doc),
           limit,
         };
         try {
@@ -285,11 +287,13 @@ interface PlannedWrite {
 }
 
 /**
- * The key copy a write from `base` to `doc` publishes: the keys of `doc` when a save remembered a
- * new one and `doc` is a plain array (an object value holds its keys itself); else null.
+ * The key copy a write from `base` to `doc` publishes: the keys of `doc` when it is a plain array
+ * (an object value holds its keys itself) and a save remembered a new key, or the keys moved out
+ * of an object an earlier version wrote; else null.
  */
-function keyCopyOf(base: SessionDocument, doc: SessionDocument): Uint8Array | null {
-  if (!doc.keys || doc.keys === base.keys || !isPlainLog(doc)) return null;
+function keyCopyOf(base: KnownSession, doc: SessionDocument): Uint8Array | null {
+  if (!doc.keys || doc.keys.length === 0 || !isPlainLog(doc)) return null;
+  if (doc.keys === base.doc.keys && !base.keyCopyStale) return null;
   return encodeKeySidecarValue(doc);
 }
 
