@@ -27,7 +27,6 @@ import {
   type SessionStore,
 } from '@agent-memory/memory';
 import { natsBackend } from '@agent-memory/memory/nats';
-import { syncDirectory } from '../libs/memory/src/jsonfile/atomic-write';
 
 const ROUNDS = Number(process.argv[2] ?? 300);
 const RESET_EVERY = 10;
@@ -41,6 +40,16 @@ const prefill = (count: number): Message[] =>
       ? userMessage(`question ${i}: how do I configure the store?`)
       : assistantMessage(`answer ${i}: pass it in forRoot.`),
   );
+
+/** Makes a rename in `dir` durable, as a careful file store does. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 /** One subject: a save, and how to put its session back to the starting size. */
 interface Subject {
