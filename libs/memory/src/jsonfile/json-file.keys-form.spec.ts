@@ -3,7 +3,15 @@
  * on the messages and copied to `<id>.json.keys`), and sessions an earlier version stored in
  * another form for their keys keep them.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchDigest } from '../core/idempotency';
@@ -40,6 +48,22 @@ describe('JsonFileMemory: idempotency keys and the stored form', () => {
     const backend = jsonFileBackend({ dir });
     expect((await backend.list({})).items.map((item) => item.id)).toEqual(['s']);
     await backend.close();
+  });
+
+  it('stores a keyed save whose key copy cannot be written: the marks hold the key', async () => {
+    // A folder where the copy goes makes its rename fail, as a full disk would.
+    mkdirSync(join(dir, 'c.json.keys'));
+    const memory = await JsonFileMemory.open(join(dir, 'c.json'));
+    expect(await memory.save(turn, { idempotencyKey: 'turn-1' })).toEqual({
+      first: 1,
+      last: 2,
+      replayed: false,
+    });
+    const reopened = await JsonFileMemory.open(join(dir, 'c.json'));
+    expect(await reopened.save(turn, { idempotencyKey: 'turn-1' })).toMatchObject({
+      replayed: true,
+    });
+    expect(readJson('c.json')).toHaveLength(2);
   });
 
   it('moves a session an earlier version put in the log form for its key back to the array, keeping the key', async () => {

@@ -302,7 +302,7 @@ export class SessionFiles {
    * written atomically (temp file, fsync, rename, folder fsync). With `keysChanged`, the key copy
    * (`keyCopyPathOf`) is written at the same time; which one lands first does not matter (a
    * copy's record counts only where its messages are stored, and the marks are written with the
-   * messages). The written state becomes the cached one: nothing is read back. The caller holds
+   * messages), and a copy that fails to be written is left to the next keyed save. The written state becomes the cached one: nothing is read back. The caller holds
    * the lock and loaded `state` under it.
    * @returns the state written, or null when the array would pass `plainMaxBytes` (nothing written).
    * @throws SessionTooLargeError when it would pass `maxSessionBytes`.
@@ -329,7 +329,8 @@ export class SessionFiles {
     this.assertSize(session, size);
     const [written] = await Promise.all([
       writeFileAtomic(path, text, { mtime: now }),
-      next.keysChanged ? writeKeyCopy(path, keys) : undefined,
+      // The copy's failure (a full disk) does not fail the save: the marks hold the keys.
+      next.keysChanged ? writeKeyCopy(path, keys).catch(() => undefined) : undefined,
     ]);
     this.reportSize(session, size);
     const saved: SessionState = {
