@@ -1,5 +1,6 @@
 import { CorruptSessionError, IdempotencyKeyReusedError } from './errors';
 import { batchDigest, IDEMPOTENCY_KEY_WINDOW } from './idempotency';
+import { IDEMPOTENCY_KEY_MARK } from './idempotency-marks';
 import { userMessage, type Message } from './message';
 import {
   EMPTY_DOCUMENT,
@@ -8,6 +9,7 @@ import {
   documentEntries,
   encodeDocument,
   isPlainLog,
+  mayHaveLostKeyMarks,
   provesNotStored,
   saveToDocument,
   setDocumentMeta,
@@ -78,18 +80,51 @@ describe('session documents and idempotency keys', () => {
     expect(saveToDocument(doc, one, { idempotencyKey: 'k1' }).result.replayed).toBe(true);
   });
 
-  it('leaves the plain-array form once a key is remembered, and reads the keys back', () => {
+  it("stays a plain array with keys remembered: each key marks its batch's first message", () => {
     const plain = saveToDocument(EMPTY_DOCUMENT, one).doc!;
     expect(isPlainLog(plain)).toBe(true);
     expect(Array.isArray(encodeDocument(plain))).toBe(true);
-    const doc = keyed(2);
-    expect(isPlainLog(doc)).toBe(false);
+    const two = [userMessage('q'), userMessage('a')];
+    const doc = saveToDocument(keyed(1), two, { idempotencyKey: 'k1' }).doc!;
+    expect(isPlainLog(doc)).toBe(true);
+    const encoded = JSON.parse(JSON.stringify(encodeDocument(doc)));
+    expect(Array.isArray(encoded)).toBe(true);
+    expect(encoded.map((m: Record<string, unknown>) => m[IDEMPOTENCY_KEY_MARK])).toEqual([
+      { key: 'k0', count: 1, digest: batchDigest(one) },
+      { key: 'k1', count: 2, digest: batchDigest(two) },
+      undefined,
+    ]);
+    expect(decodeDocument('s', encoded)).toEqual(doc);
+  });
+
+  it('tells an array that lost its marks (rewritten by another program) from one written here', () => {
+    const ours = saveToDocument(EMPTY_DOCUMENT, one, { savedAt: '2026-12-05T00:00:00.000Z' }).doc!;
+    expect(mayHaveLostKeyMarks(ours)).toBe(false);
+    expect(mayHaveLostKeyMarks(keyed(1))).toBe(false);
+    expect(mayHaveLostKeyMarks(decodeDocument('s', [{ role: 'user', parts: [] }]))).toBe(true);
+    expect(mayHaveLostKeyMarks(EMPTY_DOCUMENT)).toBe(false);
+  });
+
+  it('keeps the keys as a list in the object form (a session with metadata)', () => {
+    const doc = setDocumentMeta(keyed(2), 'title', 't');
     const encoded = JSON.parse(JSON.stringify(encodeDocument(doc)));
     expect(encoded.idempotencyKeys).toEqual([
       { key: 'k0', first: 1, last: 1, digest: batchDigest(one) },
       { key: 'k1', first: 2, last: 2, digest: batchDigest(one) },
     ]);
+    expect(encoded.messages.some((m: object) => IDEMPOTENCY_KEY_MARK in m)).toBe(false);
     expect(decodeDocument('s', encoded)).toEqual(doc);
+  });
+
+  it.each([
+    ['not an object', 'k'],
+    ['without a count', { key: 'k' }],
+    ['without a key', { count: 1 }],
+  ])('refuses a key mark that is %s as a corrupt session', (_, mark) => {
+    const raw = [
+      { role: 'user', parts: [{ type: 'text', text: 'q' }], [IDEMPOTENCY_KEY_MARK]: mark },
+    ];
+    expect(() => decodeDocument('s', raw)).toThrow(CorruptSessionError);
   });
 
   it('keeps the keys through metadata changes', () => {

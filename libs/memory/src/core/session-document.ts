@@ -19,6 +19,7 @@ import type {
 } from './memory.interface';
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
+import { markIdempotencyKeys, readIdempotencyMarks } from './idempotency-marks';
 import { assertMetaEntry } from './session-meta';
 import {
   knownTimes,
@@ -226,30 +227,43 @@ export function setDocumentMeta(doc: SessionDocument, key: string, value: string
 
 /**
  * A document is stored as a plain array while it is nothing more than a complete log: no
- * snapshot, no metadata, no remembered idempotency keys, nothing evicted or pruned. A session
- * saved with an idempotency key therefore leaves the plain-array form Phero reads.
+ * snapshot, no metadata, nothing evicted or pruned. Idempotency keys do not change that: they are
+ * marks on the messages (see `IDEMPOTENCY_KEY_MARK`).
  */
 export function isPlainLog(doc: SessionDocument): boolean {
   return (
-    doc.snapshot === null &&
-    Object.keys(doc.meta).length === 0 &&
-    (doc.keys?.length ?? 0) === 0 &&
-    doc.saved === doc.messages.length
+    doc.snapshot === null && Object.keys(doc.meta).length === 0 && doc.saved === doc.messages.length
   );
 }
 
 /**
- * The JSON form: a plain array while {@link isPlainLog}, else an object of `messages`,
- * `snapshot`, `meta`, `saved` and (when there are any) `idempotencyKeys`. Either way the
- * messages carry their save times as marks (see `SAVED_AT_MARK`), which readers of messages
- * that do not know them skip.
+ * Whether a plain log may have lost its idempotency key marks: it holds messages and not one mark
+ * (neither a key nor a save time, which every batch this library saves carries). Such an array
+ * was last written by another program (a Phero save writes the array back without unknown
+ * fields), so its keys are to be read from the copy kept beside the session. An array with a
+ * mark was last written here, with every remembered key marked on it.
+ */
+export function mayHaveLostKeyMarks(doc: SessionDocument): boolean {
+  return (
+    isPlainLog(doc) &&
+    doc.messages.length > 0 &&
+    (doc.keys?.length ?? 0) === 0 &&
+    doc.savedAt === undefined
+  );
+}
+
+/**
+ * The JSON form: a plain array while {@link isPlainLog}, its keyed batches marked on their first
+ * message (see `IDEMPOTENCY_KEY_MARK`), else an object of `messages`, `snapshot`, `meta`, `saved`
+ * and (when there are any) `idempotencyKeys`. Either way the messages carry their save times as
+ * marks (see `SAVED_AT_MARK`). Readers of messages skip both marks.
  */
 export function encodeDocument(
   doc: SessionDocument,
   opts: { alwaysObject?: boolean } = {},
 ): unknown {
   const messages = markSavedTimes(doc.messages, doc.savedAt);
-  if (!opts.alwaysObject && isPlainLog(doc)) return messages;
+  if (!opts.alwaysObject && isPlainLog(doc)) return markIdempotencyKeys(messages, 1, doc.keys);
   const encoded: Record<string, unknown> = {
     messages,
     snapshot: doc.snapshot,
@@ -288,18 +302,17 @@ export function parseDocumentText(
 }
 
 /**
- * Reads a stored document: our object form, a plain array of messages (ours or Phero's), with
- * keys matched case-insensitively.
+ * Reads a stored document: our object form, a plain array of messages (ours, with the keys marked
+ * on it, or Phero's), with keys matched case-insensitively.
  * @throws CorruptSessionError naming the session and what did not decode.
  */
 export function decodeDocument(session: string, raw: unknown): SessionDocument {
   try {
     if (Array.isArray(raw)) {
       const messages = decodeMessages(raw);
-      return withTimes(
-        { messages, saved: messages.length, snapshot: null, meta: {} },
-        readSavedTimes(raw),
-      );
+      const keys = readIdempotencyMarks(raw, 1);
+      const doc: SessionDocument = { messages, saved: messages.length, snapshot: null, meta: {} };
+      return withTimes(keys.length > 0 ? { ...doc, keys } : doc, readSavedTimes(raw));
     }
     if (typeof raw !== 'object' || raw === null) throw new Error('expected an array or an object');
     const fields = new Map(Object.entries(raw).map(([key, value]) => [key.toLowerCase(), value]));

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeAll } from './write-all';
@@ -8,6 +9,12 @@ export interface AtomicWriteOptions {
   mtime?: Date;
   /** Called after the data is durable and just before the rename; throwing there cancels the write. */
   beforeRename?: () => void;
+  /**
+   * False: no fsync of the file or the folder. Readers still see the old file or the new one,
+   * never a mix, but a power cut may leave either, or an empty file. For copies that can be
+   * rebuilt. Default true.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -15,22 +22,26 @@ export interface AtomicWriteOptions {
  * or the new one, never a mix: writes a temp file in the same folder, fsyncs it, renames it over
  * `path`, then fsyncs the folder so the rename itself survives a power cut. The folder must exist.
  * On failure the temp file is removed and `path` is unchanged.
+ * @returns the written file's status, taken before the rename (which keeps its inode and times),
+ *   so a caller can cache what it wrote without reading it back.
  */
 export async function writeFileAtomic(
   path: string,
   data: string,
   opts: AtomicWriteOptions = {},
-): Promise<void> {
+): Promise<Stats> {
   const dir = dirname(path);
   // Starts with a dot and ends in .tmp: never mistaken for a session file.
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let renamed = false;
+  let written: Stats;
   try {
     const handle = await open(temp, 'wx');
     try {
       await writeAll(handle, Buffer.from(data, 'utf8'), 0);
       if (opts.mtime) await handle.utimes(opts.mtime, opts.mtime);
-      await handle.sync();
+      if (opts.durable !== false) await handle.sync();
+      written = await handle.stat();
     } finally {
       await handle.close();
     }
@@ -40,7 +51,8 @@ export async function writeFileAtomic(
   } finally {
     if (!renamed) await unlink(temp).catch(() => undefined);
   }
-  await syncDirectory(dir);
+  if (opts.durable !== false) await syncDirectory(dir);
+  return written;
 }
 
 /** Makes a folder's entries (a rename, an unlink) durable. A no-op where folders cannot be opened. */

@@ -53,8 +53,7 @@ import { noteSessionWritten } from './session-index';
 import { keyRecords } from './head-records';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile, sessionIdOfPath, sessionInfoOfState } from './session-file';
-import type { KeyRecord } from './session-head';
-import type { SessionState } from './session-state';
+import { rememberKey, type SessionState } from './session-state';
 
 /** Options of `JsonFileMemory` (one session file). */
 export interface JsonFileMemoryOptions extends SessionFilesOptions, SummarizationStoreOptions {
@@ -77,8 +76,10 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions, Summarizatio
  * restart resumes it. Two forms, both read (see the README's "JSON-file storage format"):
  *
  * - **plain**: the file is a JSON array of messages, the file Phero reads, while the session has
- *   no snapshot, metadata or idempotency key and stays under `plainMaxBytes`. A save rewrites it
- *   atomically (temp file, fsync, rename, folder fsync).
+ *   no snapshot or metadata and stays under `plainMaxBytes`. A save rewrites it atomically (temp
+ *   file, fsync, rename, folder fsync). Idempotency keys are marks on the first message of each
+ *   keyed batch, written with it, and copied to `<id>.json.keys` beside it (the copy outlives a
+ *   Phero process rewriting the array without the marks).
  * - **log**: the file is a small head (snapshot, metadata, counters, recent idempotency keys and
  *   the byte offset where the messages after the snapshot start) naming an append-only JSON Lines
  *   log `<id>.log-<n>.jsonl`, one line per saved batch. A save appends one line and fdatasyncs the
@@ -439,16 +440,25 @@ export class JsonFileMemory implements SessionStore {
       if (pending.length > 0) {
         await this.locked('save', undefined, async (loaded) => {
           let state = loaded;
-          while (pending.length > 0 && state.form !== 'log') {
-            const item = pending.shift()!;
-            await this.saveAlone(state, item).then(item.resolve, (error: unknown) => {
+          while (pending.length > 0 && (state.form !== 'log' || this.mayBePlain(state))) {
+            const item = pending[0]!;
+            try {
+              const saved = await this.saveAlone(state, item);
+              // A session in log form that the plain array cannot hold: appended below.
+              if (saved === null) break;
+              pending.shift();
+              item.resolve(saved.result);
+              // A plain rewrite hands back what it wrote; after a move to the log form, the log
+              // is read under the lock (the appends need its loaded end).
+              state = saved.state ?? (await this.files.load(this.sessionId, this.path));
+            } catch (error) {
+              pending.shift();
               item.reject(fileStoreError('save', this.sessionId, error));
-              // Refusals of this save alone; the others of the group go on.
+              // Refusals of this save alone (nothing written); the others of the group go on.
               const own =
                 error instanceof SessionTooLargeError || error instanceof IdempotencyKeyReusedError;
               if (!own) throw error;
-            });
-            state = await this.files.load(this.sessionId, this.path);
+            }
           }
           if (pending.length > 0) await this.appendGroup(state, pending.splice(0));
         });
@@ -463,38 +473,69 @@ export class JsonFileMemory implements SessionStore {
     }
   }
 
-  /** One save to a session not in log form: a plain rewrite, or the move to the log form. */
-  private async saveAlone(state: SessionState, item: QueuedSave): Promise<SaveResult> {
+  /**
+   * One save to a session not in log form: a plain rewrite (keyed or not: a key is a mark on the
+   * batch's first message, see `SessionFiles.writePlain`), or the move to the log form. A session
+   * in log form that {@link mayBePlain} goes back to the plain array when it fits (its keys then
+   * move to the marks and the copy, and its log is removed).
+   * @returns the save's result, and the session as written when it is plain; null for a session
+   *   in log form that does not fit the plain array (nothing written: append the save).
+   */
+  private async saveAlone(
+    state: SessionState,
+    item: QueuedSave,
+  ): Promise<{ result: SaveResult; state: SessionState | null } | null> {
     const { batch, key, digest, savedAt } = item;
     const seen = key === undefined ? undefined : state.keys.get(key);
-    if (seen) return replayOrRefuse(this.sessionId, seen, digest);
+    if (seen) return { result: replayOrRefuse(this.sessionId, seen, digest), state };
     const first = state.saved + 1;
     const last = state.saved + batch.length;
+    const result: SaveResult = { first, last, replayed: false };
     const now = this.now();
     const all = [...state.messages, ...batch];
     const times = [...state.times, ...batch.map(() => savedAt)];
-    if (key === undefined && isPlain(state) && this.files.fitsPlain(all, times)) {
-      await this.files.writePlain(this.sessionId, this.path, all, times, now);
-    } else {
-      const known = keyRecords(state);
-      const keyRecordsAfter: KeyRecord[] =
-        key === undefined ? known : [...known, [key, first, last, digest!]];
-      await this.files.writeGeneration(
-        this.sessionId,
-        this.path,
-        state,
-        {
-          messages: all,
-          savedAt: times,
-          saved: last,
-          snapshot: state.snapshot,
-          meta: state.meta,
-          keyRecords: keyRecordsAfter,
-        },
-        now,
-      );
+    const keys = new Map(state.keys);
+    if (key !== undefined) rememberKey(keys, { key, first, last, digest });
+    const fromLog = state.form === 'log';
+    if (isPlain(state) || fromLog) {
+      const next = { messages: all, times, keys, keysChanged: key !== undefined || fromLog };
+      const written = await this.files.writePlain(this.sessionId, this.path, state, next, now);
+      if (written && fromLog) await this.files.removeLogs(this.path);
+      if (written) return { result, state: written };
+      if (fromLog) return null;
     }
-    return { first, last, replayed: false };
+    await this.files.writeGeneration(
+      this.sessionId,
+      this.path,
+      state,
+      {
+        messages: all,
+        savedAt: times,
+        saved: last,
+        snapshot: state.snapshot,
+        meta: state.meta,
+        keyRecords: keyRecords({ ...state, keys }),
+      },
+      now,
+    );
+    return { result, state: null };
+  }
+
+  /**
+   * Whether a session in log form holds nothing the plain array cannot (no snapshot, no metadata,
+   * nothing pruned, every message loaded) and its log is small enough to try: a session an earlier
+   * version moved to the log form for its idempotency keys alone goes back to the array Phero
+   * reads on its next save.
+   */
+  private mayBePlain(state: SessionState): boolean {
+    return (
+      state.form === 'log' &&
+      state.snapshot === null &&
+      Object.keys(state.meta).length === 0 &&
+      state.from === 1 &&
+      state.windowAt === 1 &&
+      state.log!.end <= this.files.plainMaxBytes
+    );
   }
 
   /** Appends a group of saves to a session in log form (see {@link flushSaves}). */
@@ -559,13 +600,12 @@ interface QueuedSave {
   reject(error: unknown): void;
 }
 
-/** A session that the plain array can hold: its whole log, nothing else. */
+/** A session that the plain array can hold: its whole log (idempotency keys are marks on it), nothing else. */
 function isPlain(state: SessionState): boolean {
   return (
     state.form !== 'log' &&
     state.snapshot === null &&
     Object.keys(state.meta).length === 0 &&
-    state.keys.size === 0 &&
     state.from === 1
   );
 }

@@ -32,7 +32,7 @@ export async function readSessionFile(
 }
 
 /** A file's identity; the time is rounded to milliseconds, the precision a stamped `Date` has. */
-function identityOf(s: Stats): FileIdentity {
+export function identityOf(s: Stats): FileIdentity {
   return { ino: s.ino, size: s.size, mtimeMs: Math.round(s.mtimeMs) };
 }
 

@@ -12,7 +12,10 @@ import { encodeLogLine, type LogBatch } from './session-log';
 import { writeAll, writeAllOf } from './write-all';
 import { keyRecords, tailOf } from './head-records';
 import { headNames, planGeneration, type WholeSession } from './log-generation';
-import { readSessionFile } from './session-file-read';
+import { identityOf, readSessionFile } from './session-file-read';
+import { removeKeyCopy, withKeyCopy, writeKeyCopy } from './key-copy';
+import type { IdempotencyRecord } from '../core/idempotency';
+import { markIdempotencyKeys } from '../core/idempotency-marks';
 import { SessionWriteQueue } from './session-write-queue';
 import {
   assertSnapshotInRange,
@@ -32,7 +35,7 @@ import {
 
 export interface SessionFilesOptions {
   /**
-   * A session without snapshot, metadata or idempotency keys stays a plain JSON array (the file
+   * A session without snapshot or metadata (keys or not) stays a plain JSON array (the file
    * Phero reads) while it is at most this many bytes; past it, it moves to the log form, where a
    * save appends instead of rewriting. Default {@link DEFAULT_PLAIN_MAX_BYTES}.
    */
@@ -128,6 +131,7 @@ export class SessionFiles {
       } else {
         this.cache.delete(path);
         state = parseSessionText(session, file.text, file);
+        await withKeyCopy(path, state);
       }
       try {
         if (state.form === 'log') await refreshLog(session, path, state);
@@ -279,11 +283,7 @@ export class SessionFiles {
   ): Promise<void> {
     // Wait until no load runs or waits, then update in one synchronous step, so no load reads
     // these lines while they are recorded.
-    for (;;) {
-      const load = this.nextLoad.get(path) ?? this.loading.get(path);
-      if (!load) break;
-      await load.catch(() => undefined);
-    }
+    await this.settleLoads(path);
     const log = state.log!;
     if (this.cache.get(path) !== state || log.end !== end) return;
     for (const batch of appended) applyLogBatch(state, log, batch);
@@ -297,28 +297,69 @@ export class SessionFiles {
   }
 
   /**
-   * Rewrites a plain session as the array Phero reads (atomically: temp file, fsync, rename,
-   * folder fsync), its save times as marks on the messages (see `SAVED_AT_MARK`).
+   * Rewrites a plain session as the array Phero reads, with its save times and idempotency keys
+   * as marks on the messages (see `SAVED_AT_MARK`, `IDEMPOTENCY_KEY_MARK`): serialized once, then
+   * written atomically (temp file, fsync, rename, folder fsync). With `keysChanged`, the key copy
+   * (`keyCopyPathOf`) is written at the same time; which one lands first does not matter (a
+   * copy's record counts only where its messages are stored, and the marks are written with the
+   * messages), and a copy that fails to be written is left to the next keyed save. The written state becomes the cached one: nothing is read back. The caller holds
+   * the lock and loaded `state` under it.
+   * @returns the state written, or null when the array would pass `plainMaxBytes` (nothing written).
+   * @throws SessionTooLargeError when it would pass `maxSessionBytes`.
    */
   async writePlain(
     session: string,
     path: string,
-    messages: readonly Message[],
-    times: SavedTimes,
+    state: SessionState,
+    next: {
+      messages: readonly Message[];
+      times: SavedTimes;
+      keys: ReadonlyMap<string, IdempotencyRecord>;
+      keysChanged: boolean;
+    },
     now: Date,
-  ): Promise<void> {
-    const text = JSON.stringify(markSavedTimes(messages, times));
+  ): Promise<SessionState | null> {
+    const { messages, times, keys } = next;
+    const records = [...keys.values()];
+    const text = JSON.stringify(markIdempotencyKeys(markSavedTimes(messages, times), 1, records));
+    // Most messages are ASCII: the text length is a cheap lower bound on the bytes.
+    if (text.length > this.plainMaxBytes) return null;
     const size = Buffer.byteLength(text);
+    if (size > this.plainMaxBytes) return null;
     this.assertSize(session, size);
-    await writeFileAtomic(path, text, { mtime: now });
+    const [written] = await Promise.all([
+      writeFileAtomic(path, text, { mtime: now }),
+      // The copy's failure (a full disk) does not fail the save: the marks hold the keys.
+      next.keysChanged ? writeKeyCopy(path, keys).catch(() => undefined) : undefined,
+    ]);
     this.reportSize(session, size);
+    const saved: SessionState = {
+      ...NO_SESSION,
+      form: 'plain',
+      file: { identity: identityOf(written), text, mtime: written.mtime },
+      snapshot: state.snapshot,
+      meta: state.meta,
+      from: 1,
+      saved: messages.length,
+      windowAt: 1,
+      messages: Object.freeze([...messages]) as Message[],
+      times: [...times],
+      keys: new Map(keys),
+    };
+    await this.settleLoads(path);
+    this.cache.delete(path);
+    this.cache.set(path, saved);
+    if (this.cache.size > this.cachedSessions) this.cache.delete(this.cache.keys().next().value!);
+    return saved;
   }
 
-  /** Whether a plain session of these messages (saved at `times`) stays plain. */
-  fitsPlain(messages: readonly Message[], times: SavedTimes): boolean {
-    // Most messages are ASCII: the text length is a cheap lower bound on the bytes.
-    const text = JSON.stringify(markSavedTimes(messages, times));
-    return text.length <= this.plainMaxBytes && Buffer.byteLength(text) <= this.plainMaxBytes;
+  /** Waits until no load of `path` runs or waits, so a caller can update the cache in one step. */
+  private async settleLoads(path: string): Promise<void> {
+    for (;;) {
+      const load = this.nextLoad.get(path) ?? this.loading.get(path);
+      if (!load) return;
+      await load.catch(() => undefined);
+    }
   }
 
   /**
@@ -397,16 +438,28 @@ export class SessionFiles {
     if (state.log && state.log.head.log !== name) {
       await unlink(logPathOf(path, state.log.head)).catch(() => undefined);
     }
+    // The head holds the keys now: a plain session's key copy is not needed any more.
+    if (state.form === 'plain') await removeKeyCopy(path).catch(() => undefined);
     this.reportSize(session, size);
   }
 
   /**
    * Removes a session's files: the session file first (so no head ever names a missing log),
-   * then every log of it. The caller holds the lock.
+   * then its key copy and every log of it. The caller holds the lock.
    */
   async remove(path: string): Promise<void> {
     this.cache.delete(path);
     await unlink(path).catch(ignoreMissing);
+    await removeKeyCopy(path);
+    await this.removeLogs(path);
+  }
+
+  /**
+   * Removes every log of the session file at `path` (after it became a plain array again; a log
+   * a crash leaves behind is named by no head, and the next move to the log form overwrites it).
+   * The caller holds the lock.
+   */
+  async removeLogs(path: string): Promise<void> {
     const dir = dirname(path);
     const prefix = `${basename(path).replace(/\.json$/i, '')}.log-`;
     const names = await readdir(dir).catch(() => [] as string[]);

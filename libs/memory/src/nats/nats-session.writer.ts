@@ -7,7 +7,14 @@ import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { tellObserver, type StoreObserver } from '../core/store-observer.interface';
 import { NatsRequestError, isWrongLastSequence, natsRequest } from './nats-request.error';
-import { encodeSessionValue, loadedSession, type LoadedSession } from './nats-session-value';
+import {
+  encodeKeySidecarValue,
+  encodeSessionValue,
+  keySidecarOf,
+  loadedSession,
+  type LoadedSession,
+} from './nats-session-value';
+import { isPlainLog, mayHaveLostKeyMarks } from '../core/session-document';
 import {
   bucketMaxValueSize,
   casMessageId,
@@ -26,6 +33,8 @@ const BACKOFF_CAP_MS = 250;
 export interface KnownSession {
   revision: number;
   doc: SessionDocument;
+  /** See `LoadedSession.keyCopyStale`. */
+  keyCopyStale?: boolean;
 }
 
 export interface SessionWriterOptions {
@@ -39,10 +48,14 @@ export interface SessionWriterOptions {
   observer?: StoreObserver;
 }
 
-/** Where a session's writes go: the JetStream client behind the KV handle and the key's subject. */
+/**
+ * Where a session's writes go: the JetStream client behind the KV handle, the key's subject and
+ * the subject of its key copy (see `keySidecarOf`).
+ */
 interface WriteTarget {
   js: JetStreamClient;
   subject: string;
+  sidecarSubject: string;
 }
 
 /**
@@ -78,12 +91,21 @@ export class NatsSessionWriter {
     return this.queue.exclusive(run);
   }
 
-  /** Reads the key now and remembers it as the base of the next batch. */
+  /**
+   * Reads the key now and remembers it as the base of the next batch. Its key copy is read too
+   * only when the value is an array that lost its key marks (a Phero save rewrote it).
+   */
   async loadSession(): Promise<LoadedSession> {
     const entry = await natsRequest('read', this.sessionId, () => this.kv.get(this.sessionId));
-    const loaded = loadedSession(this.sessionId, entry);
+    let loaded = loadedSession(this.sessionId, entry);
+    if (mayHaveLostKeyMarks(loaded.doc)) {
+      const sidecar = await natsRequest('read', this.sessionId, () =>
+        this.kv.get(keySidecarOf(this.sessionId)),
+      );
+      loaded = loadedSession(this.sessionId, entry, sidecar);
+    }
     const doc = deepFreeze(loaded.doc);
-    this.known = { revision: loaded.revision, doc };
+    this.known = { revision: loaded.revision, doc, keyCopyStale: loaded.keyCopyStale };
     return { ...loaded, doc };
   }
 
@@ -145,7 +167,13 @@ export class NatsSessionWriter {
           continue;
         }
         if (plan.value === null) return settle(live, plan.outcomes);
-        const write = { revision: base.revision, value: plan.value, doc: plan.doc, limit };
+        const write = {
+          revision: base.revision,
+          value: plan.value,
+          doc: plan.doc,
+          keyCopy: keyCopyOf(base, plan.doc),
+          limit,
+        };
         try {
           if (await this.send(write)) return settle(live, plan.outcomes);
         } catch (error) {
@@ -181,7 +209,7 @@ export class NatsSessionWriter {
 
   /** Sends `write`; false when another write on its revision was stored first (see {@link tryWrite}). */
   private async send(write: PlannedWrite): Promise<boolean> {
-    if (!(await this.tryWrite(write.revision, write.value, write.doc))) return false;
+    if (!(await this.tryWrite(write.revision, write.value, write.doc, write.keyCopy))) return false;
     this.reportSize(write.value.length, write.revision, write.limit);
     return true;
   }
@@ -192,19 +220,29 @@ export class NatsSessionWriter {
    * server took another write on the same revision first (it answers that one as a duplicate): a
    * replicated bucket on nats-server before 2.9.21 does not enforce the expected revision alone
    * (nats-io/nats-server#4320), the message id makes it hold there too.
+   *
+   * With `keyCopy`, the session's key copy is published right behind it, in the same flush (one
+   * round trip for both). The copy is not checked against a revision and its failure is ignored:
+   * the keys are marked on the messages written in this compare-and-swap, and a copy that missed
+   * a key (a lost race, a crash) gets it back with the next keyed write, from the marks.
    */
   private async tryWrite(
     revision: number,
     value: Uint8Array,
     doc: SessionDocument,
+    keyCopy: Uint8Array | null,
   ): Promise<boolean> {
     try {
-      const ack = await natsRequest('write', this.sessionId, () =>
+      const written = natsRequest('write', this.sessionId, () =>
         this.target.js.publish(this.target.subject, value, {
           headers: expectRevisionHeaders(revision),
           msgID: casMessageId(this.sessionId, revision),
         }),
       );
+      const copied = keyCopy
+        ? this.target.js.publish(this.target.sidecarSubject, keyCopy).catch(() => undefined)
+        : undefined;
+      const ack = await written.finally(() => copied);
       if (ack.duplicate) return false;
       this.known = { revision: ack.seq, doc: deepFreeze(doc) };
       return true;
@@ -243,7 +281,20 @@ interface PlannedWrite {
   revision: number;
   value: Uint8Array;
   doc: SessionDocument;
+  /** The key copy to publish with it (see `keySidecarOf`); null when its keys did not change. */
+  keyCopy: Uint8Array | null;
   limit: number;
+}
+
+/**
+ * The key copy a write from `base` to `doc` publishes: the keys of `doc` when it is a plain array
+ * (an object value holds its keys itself) and a save remembered a new key, or the keys moved out
+ * of an object an earlier version wrote; else null.
+ */
+function keyCopyOf(base: KnownSession, doc: SessionDocument): Uint8Array | null {
+  if (!doc.keys || doc.keys.length === 0 || !isPlainLog(doc)) return null;
+  if (doc.keys === base.doc.keys && !base.keyCopyStale) return null;
+  return encodeKeySidecarValue(doc);
 }
 
 /** A write that was sent and not answered, with what its callers get if it is stored. */
@@ -377,10 +428,9 @@ function writeTarget(kv: KV, key: string): WriteTarget {
     subjectForKey?: (key: string, edit?: boolean) => string;
   };
   if (!impl.js) throw new TypeError('NatsMemory needs a KV handle from nc.jetstream().views.kv()');
-  const subject = impl.subjectForKey
-    ? impl.subjectForKey.call(kv, key, true)
-    : `$KV.${impl.bucket}.${key}`;
-  return { js: impl.js, subject };
+  const subjectOf = (k: string) =>
+    impl.subjectForKey ? impl.subjectForKey.call(kv, k, true) : `$KV.${impl.bucket}.${k}`;
+  return { js: impl.js, subject: subjectOf(key), sidecarSubject: subjectOf(keySidecarOf(key)) };
 }
 
 /** The process's writers, per KV handle and session; a writer is dropped once nobody uses it. */

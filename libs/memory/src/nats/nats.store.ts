@@ -11,7 +11,7 @@ import { isWrongLastSequence, natsRequest } from './nats-request.error';
 import { ConcurrentUpdateError } from '../core/errors';
 import type { ErasedSession } from '../core/resource-erase';
 import type { StoredSessionCheck } from '../core/session-delete';
-import { loadedSession, sessionInfoOf } from './nats-session-value';
+import { keySidecarOf, loadedSession, sessionInfoOf } from './nats-session-value';
 import {
   withSessionWriter,
   type KnownSession,
@@ -59,7 +59,9 @@ const ERASE_ATTEMPTS = 20;
  * JSON: the plain array of messages while the session has no snapshot and no metadata (what Phero
  * reads and writes), else the object `{ messages, snapshot, meta, saved }`; both load, and so do
  * Phero's values (Go field names, `null` lists, `null` after a clear). Several processes can share
- * a session.
+ * a session. Idempotency keys do not change the form: in the array they are marks on the first
+ * message of each keyed batch, written in the same compare-and-swap, with a copy in the key
+ * `_idempotency.<id>` (see `keySidecarOf`) that survives a Phero process rewriting the array.
  *
  * Every write is a compare-and-swap on the key's revision (`kv.create` for a new key,
  * `kv.update(key, value, revision)` otherwise). Writes of one instance go through a queue: what
@@ -135,15 +137,24 @@ export class NatsMemory extends DocumentStore {
     return sessionInfoOf(sessionId, loadedSession(sessionId, entry));
   }
 
-  /** Purges the key (also a corrupt value): the session is then as if new. */
+  /** Purges the key (also a corrupt value) and its key copy: the session is then as if new. */
   async clear(opts?: CallOptions): Promise<void> {
     throwIfAborted(opts);
     await this.withWriter((writer) =>
       writer.exclusive(async () => {
         await natsRequest('clear', this.sessionId, () => this.kv.purge(this.sessionId));
         writer.known = null;
+        await this.purgeKeyCopy('clear');
       }),
     );
+  }
+
+  /**
+   * Purges the session's key copy (see `keySidecarOf`), after the session itself: a copy left by a
+   * crash in between only names cursors whose messages are gone, which a later read ignores.
+   */
+  private async purgeKeyCopy(operation: string): Promise<void> {
+    await natsRequest(operation, this.sessionId, () => this.kv.purge(keySidecarOf(this.sessionId)));
   }
 
   /**
@@ -159,7 +170,10 @@ export class NatsMemory extends DocumentStore {
     await this.withWriter((writer) =>
       writer.exclusive(async () => {
         erased = await this.purgeIf(belongs);
-        if (erased) writer.known = null;
+        if (erased) {
+          writer.known = null;
+          await this.purgeKeyCopy('erase');
+        }
       }),
     );
     return erased;

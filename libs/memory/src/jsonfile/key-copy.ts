@@ -1,0 +1,77 @@
+import { readFile, unlink } from 'node:fs/promises';
+import { IDEMPOTENCY_KEY_WINDOW, type IdempotencyRecord } from '../core/idempotency';
+import { decodeKeySidecar, encodeKeySidecar, mergeSidecarKeys } from '../core/idempotency-marks';
+import { writeFileAtomic } from './atomic-write';
+import type { SessionState } from './session-state';
+
+/**
+ * The key copy of a session file: `<id>.json.keys` beside it (not a `.json` file, so never taken
+ * for a session). In the plain form a session's idempotency keys are marks on its messages,
+ * written with them (see `IDEMPOTENCY_KEY_MARK`); the copy holds the same records, so that they
+ * outlive a Phero process rewriting the array without the marks.
+ */
+export function keyCopyPathOf(path: string): string {
+  return `${path}.keys`;
+}
+
+/**
+ * The records of the key copy of the session file at `path`; none when there is no copy, or when
+ * it does not decode: the copy is written without fsync (see {@link writeKeyCopy}), so a power
+ * cut may leave it empty or torn, and the next keyed save writes it whole again.
+ */
+export async function readKeyCopy(path: string): Promise<IdempotencyRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(keyCopyPathOf(path), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  try {
+    return decodeKeySidecar(text);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Replaces the key copy of the session file at `path` (temp file, rename: readers see the old
+ * copy or the new one). Not fsynced: the keys are durable as marks in the session file, written
+ * with its messages; the copy only has to outlive a Phero process rewriting that file, so a save
+ * does not pay a second fsync for it.
+ */
+export async function writeKeyCopy(
+  path: string,
+  keys: ReadonlyMap<string, IdempotencyRecord>,
+): Promise<void> {
+  await writeFileAtomic(keyCopyPathOf(path), encodeKeySidecar([...keys.values()]), {
+    durable: false,
+  });
+}
+
+/** Removes the key copy of the session file at `path`, if any. */
+export async function removeKeyCopy(path: string): Promise<void> {
+  await unlink(keyCopyPathOf(path)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+}
+
+/**
+ * Adds to a plain session just parsed the copy's keys whose messages are stored at their cursors
+ * (see `mergeSidecarKeys`): what remains of the keys after another program rewrote the array.
+ * Only an array without any mark is read with its copy (see `mayHaveLostKeyMarks`): one this
+ * library wrote carries all its keys.
+ */
+export async function withKeyCopy(path: string, state: SessionState): Promise<void> {
+  const unmarked =
+    state.form === 'plain' &&
+    state.messages.length > 0 &&
+    state.keys.size === 0 &&
+    state.times.every((time) => time === undefined);
+  if (!unmarked) return;
+  const copy = await readKeyCopy(path);
+  if (copy.length === 0) return;
+  const own = [...state.keys.values()];
+  const merged = mergeSidecarKeys(own, copy, state.messages, state.from, IDEMPOTENCY_KEY_WINDOW);
+  if (merged !== own) state.keys = new Map(merged.map((record) => [record.key, record]));
+}
