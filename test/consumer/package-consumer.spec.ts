@@ -433,7 +433,9 @@ describe('the production build (the Docker runtime stage)', () => {
           authorization: 'Bearer a-token-for-the-production-test',
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ messages: [{ role: 'user', content: 'hello' }] }),
+        body: JSON.stringify({
+          messages: [{ role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+        }),
       });
       expect(saved.status).toBeLessThan(300);
     } finally {

@@ -337,6 +337,7 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
         '/api/sessions/{id}/recall',
         '/health/live',
         '/health/ready',
+        '/mcp',
       ].sort(),
     );
     expect((await api.request('/api/docs', { token: null })).headers.get('content-type')).toMatch(
