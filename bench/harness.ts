@@ -26,6 +26,12 @@ export interface MeasureOptions {
   /** How long to sample each case, in milliseconds. Default 1000 (BENCH_TIME_MS overrides). */
   timeMs?: number;
   warmupTimeMs?: number;
+  /**
+   * Run exactly this many timed iterations instead of sampling for `timeMs` (BENCH_TIME_MS does
+   * not apply), after `warmupIterations` (default 16) untimed ones.
+   */
+  iterations?: number;
+  warmupIterations?: number;
 }
 
 /** Measures `fn` with tinybench and returns its throughput. */
@@ -35,9 +41,21 @@ export async function measure(
   fn: () => Promise<unknown> | unknown,
   opts: MeasureOptions = {},
 ): Promise<BenchResult> {
-  const time = Number(process.env.BENCH_TIME_MS ?? opts.timeMs ?? 1000);
-  const bench = new Bench({ time, warmupTime: opts.warmupTimeMs ?? Math.min(250, time / 4) });
-  bench.add(caseName, fn);
+  const time =
+    opts.iterations === undefined ? Number(process.env.BENCH_TIME_MS ?? opts.timeMs ?? 1000) : 0;
+  const bench = new Bench(
+    opts.iterations === undefined
+      ? { time, warmupTime: opts.warmupTimeMs ?? Math.min(250, time / 4) }
+      : {
+          time: 0,
+          iterations: opts.iterations,
+          warmupTime: 0,
+          warmupIterations: opts.warmupIterations ?? 16,
+        },
+  );
+  // An async function: tinybench calls any other kind once, unawaited, to see whether it returns a
+  // promise, which would overlap that call with the first timed one.
+  bench.add(caseName, async () => fn());
   await bench.run();
   const result = bench.tasks[0]!.result;
   if (!result || result.error || result.aborted) {
@@ -59,12 +77,14 @@ export function ratio(a: number, b: number): string {
 
 /** Prints one suite as a markdown table (ready to paste into the README), then its notes. */
 export function printSuite(name: string, results: BenchResult[], notes: string[]): void {
-  const columns = ['case', 'subject', 'ops/s', 'mean ms'];
+  const withP50 = results.some((r) => r.p50Ms !== undefined);
+  const columns = ['case', 'subject', 'ops/s', 'mean ms', ...(withP50 ? ['p50 ms'] : [])];
   const rows = results.map((r) => [
     r.case,
     r.subject,
     r.opsPerSec >= 100 ? Math.round(r.opsPerSec).toLocaleString('en-US') : r.opsPerSec.toFixed(2),
     r.meanMs.toFixed(3),
+    ...(withP50 ? [r.p50Ms === undefined ? '' : r.p50Ms.toFixed(3)] : []),
   ]);
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
