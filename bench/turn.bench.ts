@@ -43,6 +43,8 @@ const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const TURNS = Number(process.env.BENCH_TURNS ?? 500);
 /** Rounds per subject (BENCH_TURN_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_TURN_ROUNDS ?? 3);
+/** The storages to run, comma-separated (BENCH_TURN_STORAGES): `postgres`, `nats`, `jsonfile`. */
+const STORAGES = (process.env.BENCH_TURN_STORAGES ?? 'postgres,nats,jsonfile').split(',');
 const ADMIN_TOKEN = `bench-${randomUUID()}`;
 
 /** A PostgreSQL runTurn-style save should take at most these times the bare statement. */
@@ -267,8 +269,9 @@ export const suite: BenchSuite = {
   async run() {
     const results: BenchResult[] = [];
     const notes: string[] = [];
-    for (const open of [postgresTarget, natsTarget, jsonFileTarget]) {
-      await runTarget(await open(), results, notes);
+    const targets = { postgres: postgresTarget, nats: natsTarget, jsonfile: jsonFileTarget };
+    for (const [storage, open] of Object.entries(targets)) {
+      if (STORAGES.includes(storage)) await runTarget(await open(), results, notes);
     }
     notes.push(
       `Each subject: ${TURNS} turns on a fresh session per round, ${ROUNDS} rounds taking turns, ` +

@@ -152,6 +152,6 @@ function requiredObjects(names: MemoryTableNames): {
       },
     ],
     triggers: [...Object.values(MEMORY_TRIGGERS), SNAPSHOTS_TRIGGER, KEYS_TRIGGER],
-    procedure: `${names.functions.saveGroup}(text,jsonb,integer[],text[],text[],boolean,text[],bigint[],bigint[])`,
+    procedure: `${names.functions.saveGroup}(text,jsonb,integer[],text[],text[],boolean,bigint[],bigint,jsonb)`,
   };
 }

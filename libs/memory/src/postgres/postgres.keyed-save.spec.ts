@@ -5,6 +5,7 @@ import {
   assistantMessage,
   userMessage,
   type Message,
+  type SaveResult,
 } from '@agent-memory/memory';
 import { PostgresMemory, memoryTableNames, postgresBackend } from '@agent-memory/memory/postgres';
 import { texts } from '@agent-memory/conformance';
@@ -141,7 +142,7 @@ describe('PostgresMemory keyed saves', () => {
     });
     expect(t3again).toEqual({
       status: 'fulfilled',
-      value: { ...(t3 as PromiseFulfilledResult<unknown>).value, replayed: true },
+      value: { ...(t3 as PromiseFulfilledResult<SaveResult>).value, replayed: true },
     });
     expect(last).toMatchObject({ status: 'fulfilled', value: { replayed: false } });
     expect(await stored(table, 'group')).toEqual({

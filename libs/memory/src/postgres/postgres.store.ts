@@ -37,7 +37,7 @@ import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { ensureMemorySchema } from './memory-schema';
 import { saveGroupsOf, type BatchOutcome, type GroupedBatch } from './save-groups';
 import { lockFreeGuessesOf } from './lock-free-guess';
-import { saveStatementSql } from './save-statement';
+import { crossedKeyWindow, saveStatementSql, trimKeysSql } from './save-statement';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
@@ -151,20 +151,42 @@ export class PostgresMemory implements SessionStore {
     const params = groupParams(this.sessionId, batches);
     const guesses = lockFreeGuessesOf(this.dataSource);
     const session = this.tables.lockKey + this.sessionId;
+    let row: SavedRow | undefined;
     if (guesses.worthTrying(session)) {
-      const [row] = (await this.query(this.sql.saveIfLockFree, params)) as [
+      const [tried] = (await this.query(this.sql.saveIfLockFree, params)) as [
         SavedRow & { locked: boolean },
       ];
-      guesses.tried(session, row.locked);
-      if (row.locked) return outcomesOf(row);
+      guesses.tried(session, tried.locked);
+      if (tried.locked) row = tried;
     } else {
       guesses.skipped(session);
     }
-    const [row] = (await this.query(this.sql.saveGroupCall, [
-      ...params,
-      this.opts.earlyLockRelease ?? true,
-    ])) as [{ out_states: BatchOutcome['state'][]; out_firsts: string[]; out_lasts: string[] }];
-    return outcomesOf({ states: row.out_states, firsts: row.out_firsts, lasts: row.out_lasts });
+    if (!row) {
+      const [called] = (await this.query(this.sql.saveGroupCall, [
+        ...params,
+        this.opts.earlyLockRelease ?? true,
+      ])) as [{ out_seqs: string[] | null; out_saved: string | null; out_seen: SeenKey[] | null }];
+      row = { seqs: called.out_seqs, saved: called.out_saved, seen: called.out_seen };
+    }
+    const outcomes = outcomesOf(batches, row);
+    await this.trimKeysAfter(row, outcomes);
+    return outcomes;
+  }
+
+  /**
+   * After a save that took the session's `saved` count across a multiple of
+   * `IDEMPOTENCY_KEY_WINDOW`: deletes its keys older than the newest window of them, once in that
+   * many messages rather than in every save's statement.
+   */
+  private async trimKeysAfter(row: SavedRow, outcomes: readonly BatchOutcome[]): Promise<void> {
+    if (row.saved === null) return;
+    const stored = outcomes.reduce(
+      (sum, o) => sum + (o.state === 'stored' && o.first !== null ? o.last! - o.first + 1 : 0),
+      0,
+    );
+    if (crossedKeyWindow(Number(row.saved), stored)) {
+      await this.query(this.sql.trimKeys, [this.sessionId]);
+    }
   }
 
   /**
@@ -179,7 +201,7 @@ export class PostgresMemory implements SessionStore {
         this.sql.saveIfLockFree,
         groupParams(this.sessionId, [batch]),
       )) as [SavedRow];
-      const [outcome] = outcomesOf(row) as [BatchOutcome];
+      const [outcome] = outcomesOf([batch], row) as [BatchOutcome];
       if (outcome.state === 'stored') {
         await tx.query(this.sql.setSavedAt, [this.sessionId, outcome.first, outcome.last, savedAt]);
       }
@@ -395,11 +417,14 @@ export class PostgresMemory implements SessionStore {
   }
 }
 
-/** What the save statement returns per batch, in order (bigints as strings). */
+/** A key the save statement found known: `[key, first_seq, last_seq, digest]`. */
+type SeenKey = [string, number | null, number | null, string | null];
+
+/** What the save statement returns (see `saveStatementSql`; bigints as strings). */
 interface SavedRow {
-  states: BatchOutcome['state'][] | null;
-  firsts: (string | null)[] | null;
-  lasts: (string | null)[] | null;
+  seqs: string[] | null;
+  saved: string | null;
+  seen: SeenKey[] | null;
 }
 
 /** The save statement's parameters for `batches`: session, messages, batch of each, keys, digests. */
@@ -421,14 +446,25 @@ function groupParams(sessionId: string, batches: readonly GroupedBatch[]): unkno
   ];
 }
 
-/** The outcomes of a save statement's row, one per batch. */
-function outcomesOf(row: SavedRow): BatchOutcome[] {
-  const states = row.states ?? [];
-  return states.map((state, n) => ({
-    state,
-    first: cursorOf(row.firsts?.[n] ?? null),
-    last: cursorOf(row.lasts?.[n] ?? null),
-  }));
+/**
+ * What became of each of `batches` in the save statement's `row`: a batch whose key was known is
+ * replayed with the first save's cursors (refused when the digests differ: the key came with
+ * other messages; a record without a digest predates them and replays); any other was stored,
+ * on the seqs drawn for it (each batch's, in order, ascending).
+ */
+function outcomesOf(batches: readonly GroupedBatch[], row: SavedRow): BatchOutcome[] {
+  const seqs = (row.seqs ?? []).map(Number);
+  const seen = new Map((row.seen ?? []).map((known) => [known[0], known]));
+  let at = 0;
+  return batches.map((batch) => {
+    const drawn = seqs.slice(at, at + batch.messages.length);
+    at += batch.messages.length;
+    const known = batch.key === undefined ? undefined : seen.get(batch.key);
+    if (!known) return { state: 'stored', first: drawn[0] ?? null, last: drawn.at(-1) ?? null };
+    const [, first, last, digest] = known;
+    const reused = digest !== null && batch.digest !== undefined && digest !== batch.digest;
+    return { state: reused ? 'refused' : 'replayed', first, last };
+  });
 }
 
 /** A bigint column (a string from `pg`) as a cursor. */
@@ -457,9 +493,9 @@ function statements(names: MemoryTableNames) {
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   const tryLock = `pg_try_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   return {
-    // The save of a group of batches once the lock is the caller's: see `saveStatementSql` and
-    // the MoveIdempotencyKeys migration. With early release ($6) it may commit in the middle, so
-    // it runs outside a transaction.
+    // The save of a group of batches, waiting for the lock: see `saveStatementSql` and the
+    // MoveIdempotencyKeys migration. With early release ($6) it may commit in the middle, so it
+    // runs outside a transaction.
     saveGroupCall: `CALL ${functions.saveGroup}($1, $2::jsonb, $3::int[], $4::text[], $5::text[], $6)`,
     // The lone writer's save, the procedure's work as one plain statement (no CALL, no plpgsql):
     // the lock is tried once (a materialised CTE, evaluated before anything reads it), and only
@@ -482,6 +518,7 @@ function statements(names: MemoryTableNames) {
       `to_regproc('${functions.saveGroup}') IS NOT NULL AND ${tryLock}`,
     ),
     idempotencyKey: `SELECT first_seq, last_seq FROM ${keys} WHERE session_id = $1 AND key = $2`,
+    trimKeys: trimKeysSql(names),
     context: `WITH snap AS (
         SELECT upto_seq, snapshot, created_at FROM ${snapshots} WHERE session_id = $1
       )

@@ -75,8 +75,8 @@ export class MoveIdempotencyKeys1765400000000 implements MigrationInterface {
       `CREATE OR REPLACE PROCEDURE ${functions.saveGroup}(
          in_session text, in_messages jsonb, in_batch_of int[], in_keys text[], in_digests text[],
          early boolean,
-         INOUT out_states text[] DEFAULT NULL, INOUT out_firsts bigint[] DEFAULT NULL,
-         INOUT out_lasts bigint[] DEFAULT NULL
+         INOUT out_seqs bigint[] DEFAULT NULL, INOUT out_saved bigint DEFAULT NULL,
+         INOUT out_seen jsonb DEFAULT NULL
        ) LANGUAGE plpgsql AS $fn$
       DECLARE
         waited boolean := NOT pg_try_advisory_xact_lock(${lock});
@@ -87,7 +87,7 @@ export class MoveIdempotencyKeys1765400000000 implements MigrationInterface {
           PERFORM pg_advisory_xact_lock(${lock});
         END IF;
         ${statement}
-          INTO ignored, out_states, out_firsts, out_lasts;
+          INTO ignored, out_seqs, out_saved, out_seen;
         IF waited AND early THEN
           COMMIT;
           PERFORM pg_logical_emit_message(true, 'agent_memory', 'flush');
