@@ -70,6 +70,39 @@ export async function measure(
   };
 }
 
+/** One subject of {@link measureInterleaved}: its name and the operation, given its iteration. */
+export interface InterleavedSubject {
+  subject: string;
+  run(iteration: number): Promise<unknown>;
+}
+
+/**
+ * Runs `iterations` of every subject taking turns operation by operation (subject 1, 2, …, then
+ * 1 again), after `warmup` untimed turns, and returns each one's mean and p50: every subject sees
+ * the same moments of a shared machine's load, which sampling one subject after another does not.
+ */
+export async function measureInterleaved(
+  caseName: string,
+  subjects: readonly InterleavedSubject[],
+  iterations: number,
+  warmup = 10,
+): Promise<BenchResult[]> {
+  const samples = subjects.map(() => [] as number[]);
+  for (let i = 0; i < warmup + iterations; i++) {
+    for (const [n, { run }] of subjects.entries()) {
+      const started = performance.now();
+      await run(i);
+      if (i >= warmup) samples[n]!.push(performance.now() - started);
+    }
+  }
+  return subjects.map(({ subject }, n) => {
+    const sorted = samples[n]!.sort((a, b) => a - b);
+    const meanMs = sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length;
+    const p50Ms = sorted[Math.floor(sorted.length / 2)]!;
+    return { case: caseName, subject, opsPerSec: 1000 / meanMs, meanMs, p50Ms };
+  });
+}
+
 /** `a` over `b` as text such as `3.25×`. */
 export function ratio(a: number, b: number): string {
   return `${(a / b).toFixed(2)}×`;

@@ -1,4 +1,5 @@
-import { assistantMessage, userMessage, type StoreObserver } from '@agent-memory/memory';
+import { assistantMessage, userMessage } from '@agent-memory/memory';
+import type { StoreObserver } from '@agent-memory/memory/observability';
 import { NatsMemory, natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import type { KV } from 'nats';
 import { texts } from '@agent-memory/conformance';
