@@ -89,10 +89,13 @@ export interface PostgresMemoryOptions extends SummarizationStoreOptions {
  * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
  * serialised across processes until commit and a batch's seqs are contiguous (and committed in
  * seq order). A save first tries one plain statement that takes the lock only when it is free
- * (a lone writer: lock, counters and rows, a normal commit); when another writer holds it, the
- * save is one call of the save procedure (`<table>_save`, made by the migrations), which waits
- * for the lock and by default then commits without waiting for the WAL flush under it and waits
- * for the flush afterwards in the same call (`earlyLockRelease`), so the writers share flushes.
+ * (a lone writer: lock, key, counters and rows, a normal commit); when another writer holds it,
+ * the save is one call of the save procedure (`<table>_save_group`, made by the migrations), which
+ * waits for the lock, runs the same statement, and by default then commits without waiting for
+ * the WAL flush under it and waits for the flush afterwards in the same call (`earlyLockRelease`),
+ * so the writers share flushes. An idempotency key is checked and recorded in `<table>_keys` by
+ * that statement (a retry stores nothing and answers as the first save did; the key with other
+ * messages is `IdempotencyKeyReusedError`).
  * Saves of one session that wait in one process are combined into one call (group commit), each
  * batch still contiguous and in order. A save updates the sessions row's counters and
  * `updated_at` itself; statement triggers on the messages table do the same for rows another writer

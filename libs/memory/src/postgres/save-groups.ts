@@ -1,8 +1,8 @@
 /**
- * Group commit for saves of one session in one process: while a save of a session is in flight,
- * later saves of that session wait, and when it returns they go together as one statement (one
- * lock, one commit) with each caller's batch still contiguous and in its own order, batches in
- * arrival order. Writers of one session are serialised until commit anyway (the advisory lock),
+ * Group commit for saves of one session in one process, keyed or not: while a save of a session
+ * is in flight, later saves of that session wait, and when it returns they go together as one
+ * statement (one lock, one commit) with each caller's batch still contiguous and in its own order,
+ * batches in arrival order. Writers of one session are serialised until commit anyway (the advisory lock),
  * so combining what waits turns N commits into one without changing what anyone sees.
  */
 
