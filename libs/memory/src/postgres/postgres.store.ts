@@ -172,7 +172,7 @@ export class PostgresMemory implements SessionStore {
       row = { seqs: called.out_seqs, saved: called.out_saved, seen: called.out_seen };
     }
     const outcomes = outcomesOf(batches, row);
-    await this.trimKeysAfter(row, outcomes);
+    await this.trimKeysAfter(row, batches, outcomes);
     return outcomes;
   }
 
@@ -181,10 +181,15 @@ export class PostgresMemory implements SessionStore {
    * `IDEMPOTENCY_KEY_WINDOW`: deletes its keys older than the newest window of them, once in that
    * many messages rather than in every save's statement.
    */
-  private async trimKeysAfter(row: SavedRow, outcomes: readonly BatchOutcome[]): Promise<void> {
+  private async trimKeysAfter(
+    row: SavedRow,
+    batches: readonly GroupedBatch[],
+    outcomes: readonly BatchOutcome[],
+  ): Promise<void> {
     if (row.saved === null) return;
-    const stored = outcomes.reduce(
-      (sum, o) => sum + (o.state === 'stored' && o.first !== null ? o.last! - o.first + 1 : 0),
+    // Counted from the batches: seqs are shared by every session, so a range is no count.
+    const stored = batches.reduce(
+      (sum, batch, n) => sum + (outcomes[n]!.state === 'stored' ? batch.messages.length : 0),
       0,
     );
     if (crossedKeyWindow(Number(row.saved), stored)) {
