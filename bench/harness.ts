@@ -26,6 +26,12 @@ export interface MeasureOptions {
   /** How long to sample each case, in milliseconds. Default 1000 (BENCH_TIME_MS overrides). */
   timeMs?: number;
   warmupTimeMs?: number;
+  /**
+   * Run exactly this many timed iterations instead of sampling for `timeMs` (BENCH_TIME_MS does
+   * not apply), after `warmupIterations` (default 16) untimed ones.
+   */
+  iterations?: number;
+  warmupIterations?: number;
 }
 
 /** Measures `fn` with tinybench and returns its throughput. */
@@ -35,9 +41,21 @@ export async function measure(
   fn: () => Promise<unknown> | unknown,
   opts: MeasureOptions = {},
 ): Promise<BenchResult> {
-  const time = Number(process.env.BENCH_TIME_MS ?? opts.timeMs ?? 1000);
-  const bench = new Bench({ time, warmupTime: opts.warmupTimeMs ?? Math.min(250, time / 4) });
-  bench.add(caseName, fn);
+  const time =
+    opts.iterations === undefined ? Number(process.env.BENCH_TIME_MS ?? opts.timeMs ?? 1000) : 0;
+  const bench = new Bench(
+    opts.iterations === undefined
+      ? { time, warmupTime: opts.warmupTimeMs ?? Math.min(250, time / 4) }
+      : {
+          time: 0,
+          iterations: opts.iterations,
+          warmupTime: 0,
+          warmupIterations: opts.warmupIterations ?? 16,
+        },
+  );
+  // An async function: tinybench calls any other kind once, unawaited, to see whether it returns a
+  // promise, which would overlap that call with the first timed one.
+  bench.add(caseName, async () => fn());
   await bench.run();
   const result = bench.tasks[0]!.result;
   if (!result || result.error || result.aborted) {
@@ -52,6 +70,39 @@ export async function measure(
   };
 }
 
+/** One subject of {@link measureInterleaved}: its name and the operation, given its iteration. */
+export interface InterleavedSubject {
+  subject: string;
+  run(iteration: number): Promise<unknown>;
+}
+
+/**
+ * Runs `iterations` of every subject taking turns operation by operation (subject 1, 2, …, then
+ * 1 again), after `warmup` untimed turns, and returns each one's mean and p50: every subject sees
+ * the same moments of a shared machine's load, which sampling one subject after another does not.
+ */
+export async function measureInterleaved(
+  caseName: string,
+  subjects: readonly InterleavedSubject[],
+  iterations: number,
+  warmup = 10,
+): Promise<BenchResult[]> {
+  const samples = subjects.map(() => [] as number[]);
+  for (let i = 0; i < warmup + iterations; i++) {
+    for (const [n, { run }] of subjects.entries()) {
+      const started = performance.now();
+      await run(i);
+      if (i >= warmup) samples[n]!.push(performance.now() - started);
+    }
+  }
+  return subjects.map(({ subject }, n) => {
+    const sorted = samples[n]!.sort((a, b) => a - b);
+    const meanMs = sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length;
+    const p50Ms = sorted[Math.floor(sorted.length / 2)]!;
+    return { case: caseName, subject, opsPerSec: 1000 / meanMs, meanMs, p50Ms };
+  });
+}
+
 /** `a` over `b` as text such as `3.25×`. */
 export function ratio(a: number, b: number): string {
   return `${(a / b).toFixed(2)}×`;
@@ -59,12 +110,14 @@ export function ratio(a: number, b: number): string {
 
 /** Prints one suite as a markdown table (ready to paste into the README), then its notes. */
 export function printSuite(name: string, results: BenchResult[], notes: string[]): void {
-  const columns = ['case', 'subject', 'ops/s', 'mean ms'];
+  const withP50 = results.some((r) => r.p50Ms !== undefined);
+  const columns = ['case', 'subject', 'ops/s', 'mean ms', ...(withP50 ? ['p50 ms'] : [])];
   const rows = results.map((r) => [
     r.case,
     r.subject,
     r.opsPerSec >= 100 ? Math.round(r.opsPerSec).toLocaleString('en-US') : r.opsPerSec.toFixed(2),
     r.meanMs.toFixed(3),
+    ...(withP50 ? [r.p50Ms === undefined ? '' : r.p50Ms.toFixed(3)] : []),
   ]);
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>

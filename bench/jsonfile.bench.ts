@@ -63,7 +63,7 @@ function kilobyteMessages(count: number): Message[] {
 }
 
 /** The bare careful save: whole-array rewrite through a temp file, fsync and rename. */
-async function bareSave(path: string, batch: readonly Message[]): Promise<void> {
+export async function bareSave(path: string, batch: readonly Message[]): Promise<void> {
   const messages = JSON.parse(await readFile(path, 'utf8')) as Message[];
   messages.push(...batch);
   const temp = `${path}.tmp`;

@@ -267,7 +267,7 @@ describe('the packed package in a fresh Nest 12 app', () => {
     const before = command('status');
     expect(before.status).toBe(3);
     expect(before.stdout).toContain(`memory tables of "${table}": not ready`);
-    expect(before.stdout).toMatch(/missing: .*procedure conversation_memory_save/);
+    expect(before.stdout).toMatch(/missing: .*procedure conversation_memory_save_group/);
 
     const migrate = command('migrate');
     expect(migrate.status).toBe(0);

@@ -126,9 +126,9 @@ describe('readiness on an unmigrated PostgreSQL database', () => {
     expect(body.error.memory).toMatchObject({ status: 'down', kind: 'postgres' });
     const base = table.split('.')[1]!;
     expect(body.error.memory.missing).toEqual(
-      expect.arrayContaining([`table ${base}_sessions`, `procedure ${base}_save`]),
+      expect.arrayContaining([`table ${base}_sessions`, `procedure ${base}_save_group`]),
     );
-    expect(body.error.memory.message).toContain(`procedure ${base}_save`);
+    expect(body.error.memory.message).toContain(`procedure ${base}_save_group`);
     expect((await api.request('/health/live')).status).toBe(200);
 
     const migrator = await postgresBackend({ url: data.env.DATABASE_URL!, table });

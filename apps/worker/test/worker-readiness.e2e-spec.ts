@@ -53,7 +53,7 @@ describe('the worker on an unmigrated PostgreSQL table', () => {
     });
     workers.push(worker);
     await waitForOutput(worker, 'the postgres memory backend is not ready');
-    expect(worker.output.join('')).toContain('procedure conversation_memory_save');
+    expect(worker.output.join('')).toContain('procedure conversation_memory_save_group');
     expect(existsSync(heartbeat)).toBe(false);
 
     await (await postgresBackend({ url: schemas.url, table })).close();

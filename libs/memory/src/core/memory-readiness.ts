@@ -27,7 +27,7 @@ export interface MemoryReadiness {
   details: Record<string, unknown>;
   /**
    * What must exist before the store can serve (PostgreSQL: `table <name>`, `column <t>.<c>`,
-   * `trigger <name>`, `procedure <name>_save`); empty when ready or when nothing was found missing.
+   * `trigger <name>`, `procedure <name>_save_group`); empty when ready or when nothing was found missing.
    */
   missing: string[];
   /** Why the backend is not ready; absent when it is. May name hosts and ports. */

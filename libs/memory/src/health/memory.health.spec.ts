@@ -128,7 +128,7 @@ describe('memory health indicators', () => {
     const down = await pending.memory.isHealthy();
     expect(down.memory).toMatchObject({ status: 'down', kind: 'postgres', migrations: 'pending' });
     expect(down.memory.missing).toEqual(
-      expect.arrayContaining([`table ${base}_sessions`, `procedure ${base}_save`]),
+      expect.arrayContaining([`table ${base}_sessions`, `procedure ${base}_save_group`]),
     );
   });
 

@@ -23,6 +23,7 @@ import {
   writeSizeBytes,
 } from './nats-size-limit';
 import { WriteQueue, type PendingChange } from './nats-write.queue';
+import { RecentSessions } from './recent-sessions';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/defaults';
 
 /** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
@@ -66,6 +67,8 @@ interface WriteTarget {
 export class NatsSessionWriter {
   /** What this process last read or wrote: the first base a batch tries. */
   known: KnownSession | null = null;
+  /** The stored size of `known`'s value, in bytes. */
+  knownBytes = 0;
   /** The last batch lost a race to another process: the next one starts from a fresh read. */
   private contended = false;
   private readonly queue = new WriteQueue((batch) => this.commit(batch));
@@ -106,6 +109,7 @@ export class NatsSessionWriter {
     }
     const doc = deepFreeze(loaded.doc);
     this.known = { revision: loaded.revision, doc, keyCopyStale: loaded.keyCopyStale };
+    this.knownBytes = entry?.length ?? 0;
     return { ...loaded, doc };
   }
 
@@ -245,6 +249,7 @@ export class NatsSessionWriter {
       const ack = await written.finally(() => copied);
       if (ack.duplicate) return false;
       this.known = { revision: ack.seq, doc: deepFreeze(doc) };
+      this.knownBytes = value.length;
       return true;
     } catch (error) {
       if (isWrongLastSequence(error)) return false;
@@ -435,10 +440,20 @@ function writeTarget(kv: KV, key: string): WriteTarget {
 
 /** The process's writers, per KV handle and session; a writer is dropped once nobody uses it. */
 const writers = new WeakMap<KV, Map<string, { writer: NatsSessionWriter; users: number }>>();
+/** What dropped writers last knew, per KV handle (one per backend). */
+const recentByKv = new WeakMap<KV, RecentSessions>();
+
+/** What the writers of `kv` last knew of their sessions, kept after they are dropped. */
+export function recentSessionsOf(kv: KV): RecentSessions {
+  let recent = recentByKv.get(kv);
+  if (!recent) recentByKv.set(kv, (recent = new RecentSessions()));
+  return recent;
+}
 
 /**
  * Runs `fn` with the process's writer of `sessionId` on `kv`, creating it (with `opts`) if none is
- * in use: every store open on one session through one KV handle shares one queue.
+ * in use: every store open on one session through one KV handle shares one queue. A new writer
+ * starts from what the last one of the session knew (see {@link RecentSessions}).
  */
 export async function withSessionWriter<T>(
   kv: KV,
@@ -449,15 +464,18 @@ export async function withSessionWriter<T>(
   let sessions = writers.get(kv);
   if (!sessions) writers.set(kv, (sessions = new Map()));
   let entry = sessions.get(sessionId);
-  if (!entry)
-    sessions.set(
-      sessionId,
-      (entry = { writer: new NatsSessionWriter(kv, sessionId, opts), users: 0 }),
-    );
+  if (!entry) {
+    const writer = new NatsSessionWriter(kv, sessionId, opts);
+    writer.known = recentSessionsOf(kv).known(sessionId);
+    sessions.set(sessionId, (entry = { writer, users: 0 }));
+  }
   entry.users++;
   try {
     return await fn(entry.writer);
   } finally {
-    if (--entry.users === 0) sessions.delete(sessionId);
+    if (--entry.users === 0) {
+      sessions.delete(sessionId);
+      recentSessionsOf(kv).keep(sessionId, entry.writer.known, entry.writer.knownBytes);
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import {
+  KEYS_TRIGGER,
   MEMORY_TRIGGERS,
   SNAPSHOTS_TRIGGER,
   memoryTableNames,
@@ -64,7 +65,7 @@ export interface MemorySchemaStatus {
   ready: boolean;
   /**
    * What is missing, such as `table conversation_memory_sessions`, `trigger agent_memory_added` or
-   * `procedure conversation_memory_save`.
+   * `procedure conversation_memory_save_group`.
    */
   missing: string[];
 }
@@ -88,7 +89,7 @@ export async function memorySchemaStatus(
      JOIN pg_attribute a ON a.attrelid = to_regclass(t.qualified) AND a.attnum > 0 AND NOT a.attisdropped
      UNION ALL
      SELECT ':trigger', tgname FROM pg_trigger
-     WHERE tgrelid IN (to_regclass($3), to_regclass($5)) AND NOT tgisinternal
+     WHERE tgrelid IN (to_regclass($3), to_regclass($5), to_regclass($6)) AND NOT tgisinternal
      UNION ALL
      SELECT ':procedure', 'save' WHERE to_regprocedure($4::text) IS NOT NULL`,
     [
@@ -97,6 +98,7 @@ export async function memorySchemaStatus(
       names.messages,
       required.procedure,
       names.snapshots,
+      names.sessions,
     ],
   )) as { relation: string; item: string }[];
   const found = new Set(rows.map((row) => `${row.relation}\u0000${row.item}`));
@@ -115,7 +117,7 @@ export async function memorySchemaStatus(
     if (!found.has(`:trigger\u0000${trigger}`)) missing.push(`trigger ${trigger}`);
   }
   if (!found.has(`:procedure\u0000save`)) {
-    missing.push(`procedure ${names.base}_save`);
+    missing.push(`procedure ${names.base}_save_group`);
   }
   return { ready: missing.length === 0, missing };
 }
@@ -141,18 +143,15 @@ function requiredObjects(names: MemoryTableNames): {
       {
         name: `${names.base}_sessions`,
         qualified: names.sessions,
-        columns: [
-          'session_id',
-          'saved',
-          'stored',
-          'updated_at',
-          'meta',
-          'idempotency_keys',
-          'snapshot_upto',
-        ],
+        columns: ['session_id', 'saved', 'stored', 'updated_at', 'meta', 'snapshot_upto'],
+      },
+      {
+        name: `${names.base}_keys`,
+        qualified: names.keys,
+        columns: ['session_id', 'key', 'first_seq', 'last_seq', 'digest'],
       },
     ],
-    triggers: [...Object.values(MEMORY_TRIGGERS), SNAPSHOTS_TRIGGER],
-    procedure: `${names.functions.save}(text,jsonb,boolean,bigint[])`,
+    triggers: [...Object.values(MEMORY_TRIGGERS), SNAPSHOTS_TRIGGER, KEYS_TRIGGER],
+    procedure: `${names.functions.saveGroup}(text,jsonb,integer[],text[],text[],boolean,bigint[],bigint,jsonb)`,
   };
 }

@@ -21,6 +21,8 @@ export interface MemoryTableNames {
   readonly snapshots: string;
   /** One row per session: counters, `updated_at`, metadata. */
   readonly sessions: string;
+  /** One row per remembered idempotency key: the key, its batch's cursors and digest. */
+  readonly keys: string;
   /** The TypeORM migrations table of these tables, unqualified and unquoted. */
   readonly migrationsTable: string;
   /** The listing index on the sessions table, unqualified and unquoted. */
@@ -36,6 +38,10 @@ export interface MemoryTableNames {
     /** Copies a snapshot's `upto_seq` into its session's row (`snapshot_upto`). */
     readonly snapshotMoved: string;
     readonly save: string;
+    /** The save procedure of keyed and unkeyed batches (`<table>_save_group`). */
+    readonly saveGroup: string;
+    /** Deletes the keys of deleted sessions rows (`<table>_keys_gone`). */
+    readonly keysGone: string;
   };
   /**
    * The text the per-session advisory lock key is hashed from, before the session id: writers of
@@ -59,6 +65,9 @@ export const MEMORY_TRIGGERS = {
   removed: 'agent_memory_removed',
   emptied: 'agent_memory_emptied',
 } as const;
+
+/** The trigger on the sessions table that deletes a deleted session's idempotency keys. */
+export const KEYS_TRIGGER = 'agent_memory_keys_gone';
 
 /** The trigger on the snapshots table that keeps the sessions' `snapshot_upto` true. */
 export const SNAPSHOTS_TRIGGER = 'agent_memory_snapshot_upto';
@@ -119,6 +128,7 @@ function deriveMemoryTableNames(table: string): MemoryTableNames {
     messages: qualified(base),
     snapshots: qualified(`${base}_snapshots`),
     sessions: qualified(`${base}_sessions`),
+    keys: qualified(`${base}_keys`),
     migrationsTable: `${base}_migrations`,
     recentIndex: `${base}_recent_idx`,
     functions: {
@@ -127,6 +137,8 @@ function deriveMemoryTableNames(table: string): MemoryTableNames {
       emptied: qualified(`${base}_emptied`),
       snapshotMoved: qualified(`${base}_snapshot_moved`),
       save: qualified(`${base}_save`),
+      saveGroup: qualified(`${base}_save_group`),
+      keysGone: qualified(`${base}_keys_gone`),
     },
     lockKey: `agent-memory:${schema ?? ''}.${base}:`,
   };

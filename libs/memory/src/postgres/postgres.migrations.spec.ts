@@ -9,7 +9,7 @@ import {
   PostgresMemory,
   postgresBackend,
 } from '@agent-memory/memory/postgres';
-import { userMessage } from '@agent-memory/memory';
+import { userMessage, type SaveResult } from '@agent-memory/memory';
 import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import { runTogether, startScript } from '@agent-memory/test-support/child-script';
 import { STORE_PROCESS_SCRIPT, storeProcessArgs } from '@agent-memory/test-support/store-process';
@@ -44,6 +44,7 @@ describe('the memory migrations', () => {
         'conversation_memory',
         'conversation_memory_audit',
         'conversation_memory_jobs',
+        'conversation_memory_keys',
         'conversation_memory_migrations',
         'conversation_memory_sessions',
         'conversation_memory_snapshots',
@@ -66,6 +67,47 @@ describe('the memory migrations', () => {
       ensureSchema: false,
     });
     await memory.save([userMessage('hello')]);
+    expect((await memory.loadSnapshot()).tail).toHaveLength(1);
+  });
+
+  it('move the idempotency keys of a session row into the keys table and back, replaying after each', async () => {
+    const schema = schemas.next();
+    const table = `${schema}.conversation_memory`;
+    const migrator = await new MemoryMigrationDataSource({ url: schemas.url }, table).initialize();
+    const open = () => PostgresMemory.open(dataSource, 'keyed', { table, ensureSchema: false });
+    let first: SaveResult;
+    try {
+      await migrator.runMigrations({ transaction: 'all' });
+      first = await (await open()).save([userMessage('one')], { idempotencyKey: 'k1' });
+      // Back to the jsonb array: the key goes with it, beside a record kept before digests.
+      await migrator.undoLastMigration({ transaction: 'all' });
+      const [row] = await schemas.query<{ keys: { key: string }[] }>(
+        `SELECT idempotency_keys AS keys FROM ${table}_sessions WHERE session_id = 'keyed'`,
+      );
+      expect(row!.keys).toEqual([
+        { key: 'k1', first: first.first, last: first.last, digest: expect.any(String) },
+      ]);
+      await schemas.query(
+        `UPDATE ${table}_sessions SET idempotency_keys =
+           '[{"key": "k0", "first": 1, "last": 1}]'::jsonb || idempotency_keys WHERE session_id = 'keyed'`,
+      );
+      await migrator.runMigrations({ transaction: 'all' });
+    } finally {
+      await migrator.destroy();
+    }
+    const memory = await open();
+    expect(await memory.save([userMessage('one')], { idempotencyKey: 'k1' })).toEqual({
+      ...first,
+      replayed: true,
+    });
+    expect(await memory.save([userMessage('zero?')], { idempotencyKey: 'k0' })).toEqual({
+      first: 1,
+      last: 1,
+      replayed: true,
+    });
+    await expect(
+      memory.save([userMessage('other')], { idempotencyKey: 'k1' }),
+    ).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
     expect((await memory.loadSnapshot()).tail).toHaveLength(1);
   });
 

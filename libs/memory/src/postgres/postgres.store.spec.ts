@@ -42,10 +42,10 @@ describe('PostgresMemory', () => {
     const backend = await postgresBackend({ dataSource, table });
     const memory = await backend.open('older-tables');
     await memory.save(conversation(2));
-    await dataSource.query(`DROP PROCEDURE ${backend.tables.functions.save}`);
+    await dataSource.query(`DROP PROCEDURE ${backend.tables.functions.saveGroup}`);
     expect(await backend.schemaStatus()).toEqual({
       ready: false,
-      missing: ['procedure conversation_memory_save'],
+      missing: ['procedure conversation_memory_save_group'],
     });
     await expect(memory.save(conversation(1))).rejects.toMatchObject({
       name: 'PostgresRequestError',

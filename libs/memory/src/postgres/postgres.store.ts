@@ -1,6 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { throwIfAborted } from '../core/abort';
-import { SessionChangedError, SnapshotsUnsupportedError } from '../core/errors';
+import {
+  IdempotencyKeyReusedError,
+  SessionChangedError,
+  SnapshotsUnsupportedError,
+} from '../core/errors';
 import type { PruneCoveredOptions } from '../core/covered-log-pruning';
 import { sameSessionState, sessionInfo } from '../core/session-info';
 import {
@@ -26,12 +30,7 @@ import {
   EMPTY_SAVE_RESULT,
   assertIdempotencyKey,
   batchDigest,
-  decodeIdempotencyRecords,
-  findIdempotencyRecord,
-  rememberIdempotencyRecord,
-  replayOrRefuse,
   replayedResult,
-  type IdempotencyRecord,
 } from '../core/idempotency';
 import { batchSavedAt } from '../core/saved-at';
 import type { Message } from '../core/message';
@@ -42,8 +41,9 @@ import { assertSnapshotSwap, assertStorableSummary, storedSnapshot } from '../co
 import { DRAW_CONTEXT } from '../core/context-drawing';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { ensureMemorySchema } from './memory-schema';
-import { saveGroupsOf } from './save-groups';
-import { LockFreeGuess } from './lock-free-guess';
+import { saveGroupsOf, type BatchOutcome, type GroupedBatch } from './save-groups';
+import { lockFreeGuessesOf } from './lock-free-guess';
+import { crossedKeyWindow, saveStatementSql, trimKeysSql } from './save-statement';
 import { preparedQuery } from './postgres-prepared';
 import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
@@ -95,10 +95,13 @@ export interface PostgresMemoryOptions extends SummarizationStoreOptions {
  * (`pg_advisory_xact_lock` on a hash of table and session), so writers of one session are
  * serialised across processes until commit and a batch's seqs are contiguous (and committed in
  * seq order). A save first tries one plain statement that takes the lock only when it is free
- * (a lone writer: lock, counters and rows, a normal commit); when another writer holds it, the
- * save is one call of the save procedure (`<table>_save`, made by the migrations), which waits
- * for the lock and by default then commits without waiting for the WAL flush under it and waits
- * for the flush afterwards in the same call (`earlyLockRelease`), so the writers share flushes.
+ * (a lone writer: lock, key, counters and rows, a normal commit); when another writer holds it,
+ * the save is one call of the save procedure (`<table>_save_group`, made by the migrations), which
+ * waits for the lock, runs the same statement, and by default then commits without waiting for
+ * the WAL flush under it and waits for the flush afterwards in the same call (`earlyLockRelease`),
+ * so the writers share flushes. An idempotency key is checked and recorded in `<table>_keys` by
+ * that statement (a retry stores nothing and answers as the first save did; the key with other
+ * messages is `IdempotencyKeyReusedError`).
  * Saves of one session that wait in one process are combined into one call (group commit), each
  * batch still contiguous and in order. A save updates the sessions row's counters and
  * `updated_at` itself; statement triggers on the messages table do the same for rows another writer
@@ -111,8 +114,6 @@ export interface PostgresMemoryOptions extends SummarizationStoreOptions {
  */
 export class PostgresMemory implements SessionStore {
   private readonly sql: ReturnType<typeof statements>;
-  /** Whether a save should first try the session's lock without waiting (see `insert`). */
-  private readonly lockFreeGuess = new LockFreeGuess();
   private readonly summaryPolicy: LegacySummaryPolicy | undefined;
 
   private constructor(
@@ -147,28 +148,79 @@ export class PostgresMemory implements SessionStore {
   }
 
   /**
-   * Inserts `messages` (JSON texts) in order under the session's lock; their seqs, ascending.
-   * Resolves once they are durable. First one plain statement that takes the lock only if it is
-   * free (a lone writer: the common case), and otherwise one call of the save procedure, which
-   * waits for the lock (and, with `earlyLockRelease`, commits early and waits for its flush).
+   * Saves `batches` (one or more callers' batches, keyed or not, no key twice) in order under the
+   * session's lock, each key checked and recorded in the statement that saves; one outcome per
+   * batch. Resolves once they are durable. First one plain statement that takes the lock only if
+   * it is free (a lone writer: the common case), and otherwise one call of the save procedure,
+   * which waits for the lock (and, with `earlyLockRelease`, commits early and waits for its flush).
+   * What the DataSource's saves learned of the session decides which goes first (see
+   * `LockFreeGuesses`).
    */
-  private async insert(messages: readonly string[]): Promise<number[]> {
-    const batch = jsonArray(messages);
-    if (this.lockFreeGuess.worthTrying()) {
-      const [row] = (await this.query(this.sql.saveIfLockFree, [this.sessionId, batch])) as [
-        { locked: boolean; seqs: string[] | null },
+  private async saveGroup(batches: readonly GroupedBatch[]): Promise<BatchOutcome[]> {
+    const params = groupParams(this.sessionId, batches);
+    const guesses = lockFreeGuessesOf(this.dataSource);
+    const session = this.tables.lockKey + this.sessionId;
+    let row: SavedRow | undefined;
+    if (guesses.worthTrying(session)) {
+      const [tried] = (await this.query(this.sql.saveIfLockFree, params)) as [
+        SavedRow & { locked: boolean },
       ];
-      this.lockFreeGuess.tried(row.locked);
-      if (row.locked) return ascendingSeqs(row.seqs ?? []);
+      guesses.tried(session, tried.locked);
+      if (tried.locked) row = tried;
     } else {
-      this.lockFreeGuess.skipped();
+      guesses.skipped(session);
     }
-    const rows = (await this.query(this.sql.saveCall, [
-      this.sessionId,
-      batch,
-      this.opts.earlyLockRelease ?? true,
-    ])) as { seqs: string[] }[];
-    return ascendingSeqs(rows[0]?.seqs ?? []);
+    if (!row) {
+      const [called] = (await this.query(this.sql.saveGroupCall, [
+        ...params,
+        this.opts.earlyLockRelease ?? true,
+      ])) as [{ out_seqs: string[] | null; out_saved: string | null; out_seen: SeenKey[] | null }];
+      row = { seqs: called.out_seqs, saved: called.out_saved, seen: called.out_seen };
+    }
+    const outcomes = outcomesOf(batches, row);
+    await this.trimKeysAfter(row, batches, outcomes);
+    return outcomes;
+  }
+
+  /**
+   * After a save that took the session's `saved` count across a multiple of
+   * `IDEMPOTENCY_KEY_WINDOW`: deletes its keys older than the newest window of them, once in that
+   * many messages rather than in every save's statement.
+   */
+  private async trimKeysAfter(
+    row: SavedRow,
+    batches: readonly GroupedBatch[],
+    outcomes: readonly BatchOutcome[],
+  ): Promise<void> {
+    if (row.saved === null) return;
+    // Counted from the batches: seqs are shared by every session, so a range is no count.
+    const stored = batches.reduce(
+      (sum, batch, n) => sum + (outcomes[n]!.state === 'stored' ? batch.messages.length : 0),
+      0,
+    );
+    if (crossedKeyWindow(Number(row.saved), stored)) {
+      await this.query(this.sql.trimKeys, [this.sessionId]);
+    }
+  }
+
+  /**
+   * A save with a `savedAt` (an import): the session's lock, the save statement, then the stored
+   * rows' `created_at`, in one transaction.
+   */
+  private saveAt(batch: GroupedBatch, savedAt: string): Promise<BatchOutcome> {
+    return this.dataSource.transaction(async (tx) => {
+      await tx.query(this.sql.lockSession, [this.sessionId]);
+      // The lock is this transaction's already: the statement's try takes it again at once.
+      const [row] = (await tx.query(
+        this.sql.saveIfLockFree,
+        groupParams(this.sessionId, [batch]),
+      )) as [SavedRow];
+      const [outcome] = outcomesOf([batch], row) as [BatchOutcome];
+      if (outcome.state === 'stored') {
+        await tx.query(this.sql.setSavedAt, [this.sessionId, outcome.first, outcome.last, savedAt]);
+      }
+      return outcome;
+    });
   }
 
   /** One hot-path statement, prepared unless `preparedStatements` is false. */
@@ -190,11 +242,11 @@ export class PostgresMemory implements SessionStore {
   }
 
   /**
-   * Without an idempotency key or a `savedAt`, one call, combined with the saves of the session
-   * waiting in this process. Otherwise a transaction that takes the session's lock; with a key,
-   * then its row, looks the key up in `idempotency_keys`, and inserts and remembers it (with the
-   * batch's digest) only when new (the key with other messages is `IdempotencyKeyReusedError`);
-   * with a `savedAt`, it sets the inserted rows' `created_at` to it before committing.
+   * One statement, combined with the saves of the session waiting in this process (group
+   * commit), keyed or not: a key is looked up and recorded in `<table>_keys` by the statement
+   * that saves (see `saveStatementSql`), so a retry stores nothing and answers with the first
+   * save's cursors, and the key with other messages is `IdempotencyKeyReusedError`. With a
+   * `savedAt`, a transaction that also sets the stored rows' `created_at` to it.
    */
   async save(messages: readonly Message[], opts?: SaveOptions): Promise<SaveResult> {
     const batch = validateMessages(messages);
@@ -203,65 +255,39 @@ export class PostgresMemory implements SessionStore {
     // Checked here; recorded only when given (the rows' default is the transaction's time).
     const savedAt = opts?.savedAt === undefined ? undefined : batchSavedAt(opts, () => new Date());
     throwIfAborted(opts);
-    if (batch.length === 0) {
-      if (key === undefined) return EMPTY_SAVE_RESULT;
-      const rows = (await pgRequest('read idempotency keys', this.sessionId, () =>
-        this.query(this.sql.idempotencyKeys, [this.sessionId]),
-      )) as { idempotency_keys: unknown }[];
-      const seen = findIdempotencyRecord(decodeIdempotencyRecords(rows[0]?.idempotency_keys), key);
-      return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
-    }
-    const json = batch.map((message) => JSON.stringify(message));
-    let result: SaveResult;
-    if (key === undefined && savedAt === undefined) {
-      // Saves of this session waiting in this process go together: one lock, one commit.
-      const seqs = await pgRequest('save', this.sessionId, () =>
-        saveGroupsOf(this.dataSource).save(
-          this.tables.lockKey + this.sessionId,
-          json,
-          (combined) => this.insert(combined),
-          opts?.signal,
-        ),
-      );
-      result = savedRange(seqs);
-    } else {
-      const digest = key === undefined ? undefined : batchDigest(batch);
-      result = await pgRequest('save', this.sessionId, () =>
-        this.dataSource.transaction(async (tx) => {
-          // The session's lock first, as every writer takes it; then its row, with the keys.
-          await tx.query(this.sql.lockSession, [this.sessionId]);
-          let keys: IdempotencyRecord[] = [];
-          if (key !== undefined) {
-            const [row] = (await tx.query(this.sql.lockIdempotencyKeys, [this.sessionId])) as [
-              { idempotency_keys: unknown },
-            ];
-            keys = decodeIdempotencyRecords(row.idempotency_keys);
-            const seen = findIdempotencyRecord(keys, key);
-            if (seen) return replayOrRefuse(this.sessionId, seen, digest);
-          }
-          const [{ seqs }] = (await tx.query(this.sql.saveCall, [
-            this.sessionId,
-            jsonArray(json),
-            false,
-          ])) as [{ seqs: string[] }];
-          const saved = savedRange(ascendingSeqs(seqs));
-          if (savedAt !== undefined) {
-            await tx.query(this.sql.setSavedAt, [this.sessionId, saved.first, saved.last, savedAt]);
-          }
-          if (key === undefined) return saved;
-          const remembered = rememberIdempotencyRecord(keys, {
-            key,
-            first: saved.first,
-            last: saved.last,
-            digest,
-          });
-          await tx.query(this.sql.setIdempotencyKeys, [this.sessionId, JSON.stringify(remembered)]);
-          return saved;
-        }),
-      );
-    }
+    if (batch.length === 0) return key === undefined ? EMPTY_SAVE_RESULT : this.lookUpKey(key);
+    const grouped: GroupedBatch = {
+      messages: batch.map((message) => JSON.stringify(message)),
+      ...(key === undefined ? {} : { key, digest: batchDigest(batch) }),
+    };
+    const outcome = await pgRequest('save', this.sessionId, () =>
+      savedAt === undefined
+        ? saveGroupsOf(this.dataSource).save(
+            this.tables.lockKey + this.sessionId,
+            grouped,
+            (batches) => this.saveGroup(batches),
+            opts?.signal,
+          )
+        : this.saveAt(grouped, savedAt),
+    );
+    if (outcome.state === 'refused') throw new IdempotencyKeyReusedError(this.sessionId, key!);
+    const result: SaveResult = {
+      first: outcome.first,
+      last: outcome.last,
+      replayed: outcome.state === 'replayed',
+    };
     await this.summaryPolicy?.afterSave(result, this.summaryTarget(), opts);
     return result;
+  }
+
+  /** An empty keyed save: the first save's result when the key is remembered, else nothing. */
+  private async lookUpKey(key: string): Promise<SaveResult> {
+    const rows = (await pgRequest('read idempotency keys', this.sessionId, () =>
+      this.query(this.sql.idempotencyKey, [this.sessionId, key]),
+    )) as { first_seq: string | null; last_seq: string | null }[];
+    const [row] = rows;
+    if (!row) return EMPTY_SAVE_RESULT;
+    return replayedResult({ key, first: cursorOf(row.first_seq), last: cursorOf(row.last_seq) });
   }
 
   /** Deletes the session's messages, snapshot and row (also corrupt ones): it is then as if new. */
@@ -428,19 +454,59 @@ export class PostgresMemory implements SessionStore {
   }
 }
 
-/** The seqs a save returned (bigint strings), ascending. */
-function ascendingSeqs(seqs: readonly string[]): number[] {
-  return seqs.map(Number).sort((a, b) => a - b);
+/** A key the save statement found known: `[key, first_seq, last_seq, digest]`. */
+type SeenKey = [string, number | null, number | null, string | null];
+
+/** What the save statement returns (see `saveStatementSql`; bigints as strings). */
+interface SavedRow {
+  seqs: string[] | null;
+  saved: string | null;
+  seen: SeenKey[] | null;
 }
 
-/** One JSON array of messages already encoded as JSON texts, as the save procedure takes them. */
-function jsonArray(messages: readonly string[]): string {
-  return `[${messages.join(',')}]`;
+/** The save statement's parameters for `batches`: session, messages, batch of each, keys, digests. */
+function groupParams(sessionId: string, batches: readonly GroupedBatch[]): unknown[] {
+  const texts: string[] = [];
+  const batchOf: number[] = [];
+  for (const [n, batch] of batches.entries()) {
+    for (const text of batch.messages) {
+      texts.push(text);
+      batchOf.push(n + 1);
+    }
+  }
+  return [
+    sessionId,
+    `[${texts.join(',')}]`,
+    batchOf,
+    batches.map((batch) => batch.key ?? null),
+    batches.map((batch) => batch.digest ?? null),
+  ];
 }
 
-/** The result of a save that stored messages with these seqs (ascending). */
-function savedRange(seqs: readonly number[]): SaveResult {
-  return { first: seqs[0] ?? null, last: seqs[seqs.length - 1] ?? null, replayed: false };
+/**
+ * What became of each of `batches` in the save statement's `row`: a batch whose key was known is
+ * replayed with the first save's cursors (refused when the digests differ: the key came with
+ * other messages; a record without a digest predates them and replays); any other was stored,
+ * on the seqs drawn for it (each batch's, in order, ascending).
+ */
+function outcomesOf(batches: readonly GroupedBatch[], row: SavedRow): BatchOutcome[] {
+  const seqs = (row.seqs ?? []).map(Number);
+  const seen = new Map((row.seen ?? []).map((known) => [known[0], known]));
+  let at = 0;
+  return batches.map((batch) => {
+    const drawn = seqs.slice(at, at + batch.messages.length);
+    at += batch.messages.length;
+    const known = batch.key === undefined ? undefined : seen.get(batch.key);
+    if (!known) return { state: 'stored', first: drawn[0] ?? null, last: drawn.at(-1) ?? null };
+    const [, first, last, digest] = known;
+    const reused = digest !== null && batch.digest !== undefined && digest !== batch.digest;
+    return { state: reused ? 'refused' : 'replayed', first, last };
+  });
+}
+
+/** A bigint column (a string from `pg`) as a cursor. */
+function cursorOf(value: string | number | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 /**
@@ -460,51 +526,36 @@ function statementsFor(names: MemoryTableNames): ReturnType<typeof statements> {
 
 /** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
 function statements(names: MemoryTableNames) {
-  const { messages, snapshots, sessions, functions } = names;
+  const { messages, snapshots, sessions, keys, functions } = names;
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   const tryLock = `pg_try_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   return {
-    // The save: see the CreateSaveProcedure migration. With early release ($3) it may commit in
-    // the middle, so it then runs outside a transaction; a keyed save's transaction calls it
-    // without.
-    saveCall: `CALL ${functions.save}($1, $2::jsonb, $3)`,
+    // The save of a group of batches, waiting for the lock: see `saveStatementSql` and the
+    // MoveIdempotencyKeys migration. With early release ($6) it may commit in the middle, so it
+    // runs outside a transaction.
+    saveGroupCall: `CALL ${functions.saveGroup}($1, $2::jsonb, $3::int[], $4::text[], $5::text[], $6)`,
     // The lone writer's save, the procedure's work as one plain statement (no CALL, no plpgsql):
-    // the lock is tried once (a materialised CTE, evaluated before either insert reads it), and
-    // only when it was free are the counters upserted and the rows inserted, in the batch's
-    // order, then committed as usual: durable before it answers, seqs in commit order. `locked`
-    // false: nothing was written, another writer holds the lock (or the procedure is missing);
-    // the caller then goes through the procedure, which waits for it (or fails as not migrated,
-    // so a save never succeeds only when uncontended). The procedure is looked up by name alone:
-    // `to_regprocedure` parses each argument type with the SQL parser on every call. `own_insert`
-    // tells the insert trigger these rows are counted here.
-    saveIfLockFree: `WITH lock AS MATERIALIZED (
-        SELECT to_regproc('${functions.save}') IS NOT NULL
-          AND ${tryLock} AS ok,
-          set_config('agent_memory.own_insert', 'on', true) AS own
-      ),
-      counted AS (
-        INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
-        SELECT $1, n, n, ${NOW_MS} FROM lock, jsonb_array_length($2::jsonb) AS n WHERE lock.ok
-        ON CONFLICT (session_id) DO UPDATE
-          SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
-              updated_at = excluded.updated_at
-      ),
-      added AS (
-        INSERT INTO ${messages} (session_id, message)
-        SELECT $1, b.message
-        FROM lock, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS b(message, ord)
-        WHERE lock.ok
-        ORDER BY b.ord
-        RETURNING seq
-      )
-      SELECT (SELECT ok FROM lock) AS locked, (SELECT array_agg(seq ORDER BY seq) FROM added) AS seqs`,
-    // A no-op upsert: creates the session's row if needed and locks it, returning its latest keys.
-    lockIdempotencyKeys: `INSERT INTO ${sessions} AS s (session_id, updated_at)
-      VALUES ($1, ${NOW_MS})
-      ON CONFLICT (session_id) DO UPDATE SET session_id = s.session_id
-      RETURNING s.idempotency_keys`,
-    idempotencyKeys: `SELECT idempotency_keys FROM ${sessions} WHERE session_id = $1`,
-    setIdempotencyKeys: `UPDATE ${sessions} SET idempotency_keys = $2::jsonb WHERE session_id = $1`,
+    // the lock is tried once (a materialised CTE, evaluated before anything reads it), and only
+    // when it was free are the keys checked and recorded, the rows inserted and counted, then
+    // committed as usual: durable before it answers. `locked` false: nothing was written,
+    // another writer holds the lock; the caller then goes through the procedure, which waits.
+    // The procedure is looked up by name alone: `to_regprocedure` parses each argument type with
+    // the SQL parser on every call.
+    saveIfLockFree: saveStatementSql(
+      names,
+      {
+        session: '$1',
+        messages: '$2::jsonb',
+        batchOfMessage: '$3::int[]',
+        keys: '$4::text[]',
+        digests: '$5::text[]',
+      },
+      // Without the procedure (tables older than its migration) the lock counts as taken: the
+      // save then calls it and fails as not migrated, so no save succeeds only when uncontended.
+      `to_regproc('${functions.saveGroup}') IS NOT NULL AND ${tryLock}`,
+    ),
+    idempotencyKey: `SELECT first_seq, last_seq FROM ${keys} WHERE session_id = $1 AND key = $2`,
+    trimKeys: trimKeysSql(names),
     context: `WITH snap AS (
         SELECT upto_seq, snapshot, created_at FROM ${snapshots} WHERE session_id = $1
       )

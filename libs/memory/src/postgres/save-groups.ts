@@ -1,8 +1,8 @@
 /**
- * Group commit for saves of one session in one process: while a save of a session is in flight,
- * later saves of that session wait, and when it returns they go together as one statement (one
- * lock, one commit) with each caller's batch still contiguous and in its own order, batches in
- * arrival order. Writers of one session are serialised until commit anyway (the advisory lock),
+ * Group commit for saves of one session in one process, keyed or not: while a save of a session
+ * is in flight, later saves of that session wait, and when it returns they go together as one
+ * statement (one lock, one commit) with each caller's batch still contiguous and in its own order,
+ * batches in arrival order. Writers of one session are serialised until commit anyway (the advisory lock),
  * so combining what waits turns N commits into one without changing what anyone sees.
  */
 
@@ -11,16 +11,33 @@ const MAX_BATCHES = 64;
 /** Most messages combined into one statement (a single larger batch still goes alone). */
 const MAX_MESSAGES = 2000;
 
+/** One caller's batch: its messages (JSON texts) and, for a keyed save, its key and digest. */
+export interface GroupedBatch {
+  readonly messages: readonly string[];
+  readonly key?: string;
+  readonly digest?: string;
+}
+
 /**
- * Inserts `messages` (the batches concatenated, in order) in one statement and returns the seqs
- * drawn, in ascending order: one per message.
+ * What became of one batch of a combined statement: `stored` with its cursors, `replayed` with
+ * the cursors its key's first save stored, or `refused` (its key came with other messages).
  */
-export type InsertCombined = (messages: readonly string[]) => Promise<number[]>;
+export interface BatchOutcome {
+  readonly state: 'stored' | 'replayed' | 'refused';
+  readonly first: number | null;
+  readonly last: number | null;
+}
+
+/**
+ * Saves `batches` in order in one statement and returns one outcome per batch, in the same order.
+ * No two of the batches share a key.
+ */
+export type InsertCombined = (batches: readonly GroupedBatch[]) => Promise<BatchOutcome[]>;
 
 interface Waiting {
-  messages: readonly string[];
+  batch: GroupedBatch;
   signal: AbortSignal | undefined;
-  resolve: (seqs: number[]) => void;
+  resolve: (outcome: BatchOutcome) => void;
   reject: (error: unknown) => void;
 }
 
@@ -33,19 +50,20 @@ export class SaveGroups {
   private readonly groups = new Map<string, Group>();
 
   /**
-   * Saves `messages` of session `key` through `insert`, combined with the saves of `key` that are
-   * waiting at the time. Resolves with this batch's seqs; rejects with the statement's error
+   * Saves `batch` of session `key` through `insert`, combined with the saves of `key` that are
+   * waiting at the time (keyed or not; a batch whose idempotency key is already in the statement
+   * goes in the next one). Resolves with this batch's outcome; rejects with the statement's error
    * (every batch of a failed statement fails, none is stored), or with the signal's reason when
    * it is aborted while still waiting (nothing of it is stored then).
    */
   save(
     key: string,
-    messages: readonly string[],
+    batch: GroupedBatch,
     insert: InsertCombined,
     signal?: AbortSignal,
-  ): Promise<number[]> {
-    return new Promise<number[]>((resolve, reject) => {
-      const entry: Waiting = { messages, signal, resolve, reject };
+  ): Promise<BatchOutcome> {
+    return new Promise<BatchOutcome>((resolve, reject) => {
+      const entry: Waiting = { batch, signal, resolve, reject };
       const group = this.groups.get(key);
       if (group) {
         group.waiting.push(entry);
@@ -62,12 +80,8 @@ export class SaveGroups {
       const taken = takeBatches(group.waiting);
       if (taken.length === 0) continue;
       try {
-        const seqs = await insert(taken.flatMap((entry) => entry.messages));
-        let at = 0;
-        for (const entry of taken) {
-          entry.resolve(seqs.slice(at, at + entry.messages.length));
-          at += entry.messages.length;
-        }
+        const outcomes = await insert(taken.map((entry) => entry.batch));
+        for (const [n, entry] of taken.entries()) entry.resolve(outcomes[n]!);
       } catch (error) {
         for (const entry of taken) entry.reject(error);
       }
@@ -80,9 +94,13 @@ export class SaveGroups {
   }
 }
 
-/** Takes the next batches to combine off the front of `waiting`; aborted ones are rejected. */
+/**
+ * Takes the next batches to combine off the front of `waiting`, in order, up to the first whose
+ * key one of them already has (one statement records a key once); aborted ones are rejected.
+ */
 function takeBatches(waiting: Waiting[]): Waiting[] {
   const taken: Waiting[] = [];
+  const keys = new Set<string>();
   let messages = 0;
   while (waiting.length > 0 && taken.length < MAX_BATCHES) {
     const next = waiting[0]!;
@@ -91,10 +109,13 @@ function takeBatches(waiting: Waiting[]): Waiting[] {
       next.reject(next.signal.reason);
       continue;
     }
-    if (taken.length > 0 && messages + next.messages.length > MAX_MESSAGES) break;
+    const { key, messages: batch } = next.batch;
+    if (taken.length > 0 && messages + batch.length > MAX_MESSAGES) break;
+    if (key !== undefined && keys.has(key)) break;
+    if (key !== undefined) keys.add(key);
     waiting.shift();
     taken.push(next);
-    messages += next.messages.length;
+    messages += batch.length;
   }
   return taken;
 }

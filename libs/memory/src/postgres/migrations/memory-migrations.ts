@@ -5,6 +5,7 @@ import { AddIdempotencyKeys1764950000000 } from './add-idempotency-keys.migratio
 import { CreateAuditLog1765100000000 } from './create-audit-log.migration';
 import { AddResourceIndex1765200000000 } from './add-resource-index.migration';
 import { MirrorSnapshotUpTo1765300000000 } from './mirror-snapshot-upto.migration';
+import { MoveIdempotencyKeys1765400000000 } from './move-idempotency-keys.migration';
 import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
@@ -64,6 +65,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends MoveIdempotencyKeys1765400000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -77,6 +83,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   CreateAuditLog1765100000000.migrationName,
   AddResourceIndex1765200000000.migrationName,
   MirrorSnapshotUpTo1765300000000.migrationName,
+  MoveIdempotencyKeys1765400000000.migrationName,
 ];
 
 /**
