@@ -97,7 +97,9 @@ export function fromModelMessages(messages: readonly ModelMessage[]): Message[] 
         const parts =
           typeof message.content === 'string'
             ? [textPart(message.content)]
-            : message.content.map(partFromAi);
+            : (message.content as unknown[]).map((part, at) =>
+                partFromAi(part, `${path}.content[${at}]`),
+              );
         out.push(
           withData(
             { role: 'user', parts },
@@ -111,7 +113,7 @@ export function fromModelMessages(messages: readonly ModelMessage[]): Message[] 
         return;
       }
       case 'assistant':
-        out.push(assistantFromAi(message.content, options, callNames));
+        out.push(assistantFromAi(message.content, options, callNames, path));
         return;
       case 'tool':
         message.content.forEach((part: ToolModelMessage['content'][number], at: number) => {
@@ -157,6 +159,7 @@ function assistantFromAi(
   content: AssistantContent,
   options: unknown,
   callNames: Map<string, string>,
+  path: string,
 ): Message {
   if (typeof content === 'string') {
     return withData(
@@ -179,7 +182,7 @@ function assistantFromAi(
       if (extra) callData[part.toolCallId] = extra;
       layout += 't';
     } else {
-      parts.push(partFromAi(part));
+      parts.push(partFromAi(part, `${path}.content[${parts.length + toolCalls.length}]`));
       layout += 'p';
     }
   }

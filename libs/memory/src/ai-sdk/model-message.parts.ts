@@ -57,7 +57,7 @@ export function partToAi(
 type TextPartOptions = ToolCallPart['providerOptions'];
 
 /** An AI SDK part as a stored part; one the model has no type for is kept whole in `providerData.aiSdk.part`. */
-export function partFromAi(part: unknown): ContentPart {
+export function partFromAi(part: unknown, path: string): ContentPart {
   const ai = part as { type: string; providerOptions?: unknown };
   const options = ai.providerOptions;
   switch (ai.type) {
@@ -69,13 +69,13 @@ export function partFromAi(part: unknown): ContentPart {
       );
     case 'image': {
       const image = part as ImagePart;
-      return withData(mediaPart(image.image, image.mediaType, 'image'), {
+      return withData(mediaPart(image.image, image.mediaType, `${path}.image`), {
         providerOptions: options,
       });
     }
     case 'file': {
       const file = part as FilePart;
-      return withData(mediaPart(file.data, file.mediaType, 'file'), {
+      return withData(mediaPart(file.data, file.mediaType, `${path}.data`), {
         type: 'file',
         filename: file.filename,
         providerOptions: options,
