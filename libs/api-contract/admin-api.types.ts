@@ -114,7 +114,31 @@ export interface ServerInfo {
  * What an admin token may do: `viewer` reads; `operator` also appends messages, edits metadata,
  * compacts and clears; `admin` may do everything (delete, erase, import, retention, audit log).
  */
-export type AdminRole = 'viewer' | 'operator' | 'admin';
+export type AdminRole = AdminRoleOrder[number];
+
+/**
+ * Every role, weakest first: each may do what the ones before it may. The one definition of the
+ * order: the server's list is typed by it, and `GET /api/roles` serves it to the dashboard.
+ */
+export type AdminRoleOrder = readonly ['viewer', 'operator', 'admin'];
+
+/** One admin API route and the weakest role a token needs to call it. */
+export interface RouteRoleView {
+  /** Upper-case HTTP method, such as `DELETE`. */
+  method: string;
+  /** The route's pattern as declared, such as `/api/sessions/:id`. */
+  pattern: string;
+  /** The weakest role allowed: this one and those after it in {@link RoleTable.roles}. */
+  role: AdminRole;
+}
+
+/** `GET /api/roles`: the role order and every admin API route with the role it needs. */
+export interface RoleTable {
+  /** Every role, weakest first. */
+  roles: AdminRoleOrder;
+  /** Every route under `/api` the bearer-token gate checks, from the controllers' own decorators. */
+  routes: RouteRoleView[];
+}
 
 /** Who a bearer token is: its configured name and role (`MEMORY_ADMIN_TOKEN` is `admin`, an admin). */
 export interface TokenIdentity {

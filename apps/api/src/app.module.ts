@@ -10,6 +10,7 @@ import { AuditRecorder } from './audit/audit-recorder';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { AdminTokens } from './auth/admin-tokens';
 import { FailedAuthLimiter } from './auth/failed-auth.limiter';
+import { RolesController } from './auth/roles.controller';
 import { RouteRoleTable } from './auth/route-roles';
 import { CompactionsController } from './compactions/compactions.controller';
 import { CompactionJobsService } from './compactions/compaction-jobs.service';
@@ -131,6 +132,7 @@ export class AppModule {
         SessionsController,
         SessionViewsController,
         ServerInfoController,
+        RolesController,
         CompactionsController,
         RecallController,
         RetentionController,

@@ -322,6 +322,7 @@ describe.each(ALL_BACKENDS)('admin API on the %s backend', (kind) => {
         '/api/export',
         '/api/import',
         '/api/info',
+        '/api/roles',
         '/api/resources/{resource}',
         '/api/retention',
         '/api/retention/sweep',

@@ -1,10 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { AUDIT_ROUTE } from '../features/audit/api/get-audit';
 import { AuditLog } from '../features/audit/components/audit-log';
 import { SignIn } from '../features/auth/components/sign-in';
 import { storeToken, storedToken, takeTokenFromUrl } from '../features/auth/token-storage';
+import { useInfo } from '../features/server/api/get-info';
 import { AppHeader } from '../features/server/components/app-header';
 import { setTokenSource } from '../lib/api-client';
+import { mayCall, signedInRole, useRoleTable } from '../lib/roles';
 import { useUrlState } from '../lib/url-state';
 import { seedFirstRows, type FirstRowsData } from './first-rows-data';
 import { createQueryClient } from './query-client';
@@ -20,11 +23,17 @@ const REFUSED =
 function Shell({ onSignOut }: { onSignOut: () => void }) {
   const [state, navigate] = useUrlState();
   const SessionPage = loadedSessionPage();
+  const info = useInfo();
+  const roles = useRoleTable();
+  const mayReadAudit =
+    info.data !== undefined && mayCall(roles.data, signedInRole(info.data), AUDIT_ROUTE);
   return (
     <div className="app">
       <AppHeader
         onHome={() => navigate({ session: null, page: 'sessions' }, 'push')}
-        onAuditLog={() => navigate({ session: null, page: 'audit' }, 'push')}
+        onAuditLog={
+          mayReadAudit ? () => navigate({ session: null, page: 'audit' }, 'push') : undefined
+        }
         onSignOut={onSignOut}
       />
       <main className="app-main">

@@ -5,13 +5,14 @@ import { ErrorNotice } from '../components/error-notice';
 import { SideFold } from '../components/side-fold';
 import { TimeAgo } from '../components/time-ago';
 import { CompactPanel } from '../features/compaction/components/compact-panel';
+import { START_COMPACTION_ROUTE } from '../features/compaction/api/start-compaction';
 import { useSessionContext } from '../features/context/api/get-context';
 import { BudgetBar } from '../features/context/components/budget-bar';
 import { ModelViewPanel } from '../features/context/components/model-view';
 import { ManagePanel } from '../features/manage/components/manage-panel';
 import { RecallBox } from '../features/recall/components/recall-box';
 import { useInfo } from '../features/server/api/get-info';
-import { roleAllows, signedInRole } from '../lib/roles';
+import { mayCall, signedInRole, useRoleTable } from '../lib/roles';
 import { useSession } from '../features/sessions/api/get-session';
 import { transcriptQueryKey } from '../features/transcript/api/get-transcript';
 import { Transcript } from '../features/transcript/components/transcript';
@@ -34,6 +35,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const session = useSession(sessionId);
   const info = useInfo();
   const role = signedInRole(info.data);
+  const roles = useRoleTable();
   const version = session.data?.updatedAt ?? '';
   const totals = useSessionContext(sessionId, false, version, version !== '');
   const modelView = state.view === 'model';
@@ -210,7 +212,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
               sessionId={sessionId}
               summarizer={summarizer}
               lastCompaction={detail?.lastCompaction}
-              mayCompact={roleAllows(role, 'operator')}
+              mayCompact={mayCall(roles.data, role, START_COMPACTION_ROUTE)}
               onSettled={refreshAll}
             />
           </SideFold>

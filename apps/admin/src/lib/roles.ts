@@ -1,11 +1,40 @@
-import type { AdminRole, ServerInfo } from './api-types';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiJson } from './api-client';
+import type { AdminRole, RoleTable, ServerInfo } from './api-types';
 
-/** Every role, weakest first: each may do what the ones before it may (as the server decides). */
-const ROLES: readonly AdminRole[] = ['viewer', 'operator', 'admin'];
+/** An admin API route as the server's role table names it: method and declared pattern. */
+export interface ApiRoute {
+  method: string;
+  pattern: string;
+}
 
-/** Whether a token of role `held` may take an action that needs `needed`. */
-export function roleAllows(held: AdminRole, needed: AdminRole): boolean {
-  return ROLES.indexOf(held) >= ROLES.indexOf(needed);
+/** `GET /api/roles`: the role order and the role each route needs, from the server's own decorators. */
+export function getRoleTable(signal?: AbortSignal): Promise<RoleTable> {
+  return apiJson<RoleTable>('/api/roles', { signal });
+}
+
+/** The role table changes only when the server is upgraded: fetched once per page load. */
+export const roleTableQueryOptions = () =>
+  queryOptions({
+    queryKey: ['roles'],
+    queryFn: ({ signal }) => getRoleTable(signal),
+    staleTime: Infinity,
+  });
+
+export function useRoleTable() {
+  return useQuery(roleTableQueryOptions());
+}
+
+/**
+ * Whether a token of role `held` may call `route`, as the server's `table` says: false while the
+ * table loads or when it does not list the route, so no action is offered that may be refused.
+ */
+export function mayCall(table: RoleTable | undefined, held: AdminRole, route: ApiRoute): boolean {
+  const entry = table?.routes.find(
+    (candidate) => candidate.method === route.method && candidate.pattern === route.pattern,
+  );
+  if (!table || !entry) return false;
+  return table.roles.indexOf(held) >= table.roles.indexOf(entry.role);
 }
 
 /**

@@ -1,9 +1,12 @@
-import type { AdminRole } from '@agent-memory/api-contract';
+import type { AdminRole, AdminRoleOrder } from '@agent-memory/api-contract';
 
 export type { AdminRole };
 
-/** Every role, weakest first: each may do what the ones before it may. */
-export const ADMIN_ROLES: readonly AdminRole[] = ['viewer', 'operator', 'admin'];
+/**
+ * Every role, weakest first: each may do what the ones before it may. Typed by the contract's
+ * `AdminRoleOrder`, so the order cannot differ from the one the dashboard reads (`GET /api/roles`).
+ */
+export const ADMIN_ROLES: AdminRoleOrder = ['viewer', 'operator', 'admin'];
 
 /** Whether a token of role `held` may call a route that needs `needed`. */
 export function roleAllows(held: AdminRole, needed: AdminRole): boolean {

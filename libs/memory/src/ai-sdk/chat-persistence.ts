@@ -1,6 +1,8 @@
 import type { ModelMessage, UIMessage } from 'ai';
 import type { MemoryBackend } from '../core/backend.interface';
+import { imagePartToUrl, mediaPartFromContent, type MediaContent } from '../core/media-part.codec';
 import type { Message } from '../core/message';
+import { mergeSection, readSection } from '../core/provider-data-section';
 import { AI_SDK_KEY, fromModelMessages, toModelMessages } from './model-message.converter';
 
 /**
@@ -59,8 +61,7 @@ export function createChatStore(backend: MemoryBackend, opts: ChatStoreOptions =
           if (index === 0 && Buffer.byteLength(JSON.stringify(ui)) <= MAX_KEPT_UI_MESSAGE_BYTES) {
             data.ui = JSON.parse(JSON.stringify(ui)) as unknown;
           }
-          const own = (message.providerData?.[AI_SDK_KEY] ?? {}) as Record<string, unknown>;
-          message.providerData = { ...message.providerData, [AI_SDK_KEY]: { ...own, ...data } };
+          mergeSection(message, AI_SDK_KEY, data);
           batch.push(message);
         });
       }
@@ -70,8 +71,7 @@ export function createChatStore(backend: MemoryBackend, opts: ChatStoreOptions =
 }
 
 function aiSdkData(message: Message): Record<string, unknown> {
-  const data = message.providerData?.[AI_SDK_KEY];
-  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  return readSection(message.providerData, AI_SDK_KEY);
 }
 
 function uiMessageId(message: Message): string | undefined {
@@ -129,14 +129,9 @@ function rebuild(group: Message[], fallbackId: string): UIMessage {
         case 'image': {
           const content = part.type === 'file' ? part.data : part.image;
           const mediaType = part.mediaType ?? 'application/octet-stream';
-          const url =
-            typeof content === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(content)
-              ? `data:${mediaType};base64,${content}`
-              : content instanceof URL
-                ? content.href
-                : typeof content === 'string'
-                  ? content
-                  : `data:${mediaType};base64,${Buffer.from(content as Uint8Array).toString('base64')}`;
+          const url = imagePartToUrl(
+            mediaPartFromContent(content as MediaContent, mediaType, `UIMessage ${id}`),
+          );
           parts.push({ type: 'file', mediaType, url });
           break;
         }

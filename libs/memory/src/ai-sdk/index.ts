@@ -3,7 +3,8 @@
  * messages for `generateText` / `streamText`, and `UIMessage`s for chat persistence. `ai` is an
  * optional peer, loaded only by the functions that call it.
  */
-export { AI_SDK_KEY, fromModelMessages, toModelMessages } from './model-message.converter';
+export { AI_SDK_KEY } from './ai-sdk-data';
+export { fromModelMessages, toModelMessages } from './model-message.converter';
 export {
   MAX_KEPT_UI_MESSAGE_BYTES,
   createChatStore,

@@ -208,4 +208,30 @@ describe('AI SDK model message converters', () => {
       { role: 'tool', toolCallId: 'c1', toolError: true, parts: [{ type: 'text', text: 'down' }] },
     ]);
   });
+
+  it('reads images by the shared rules: bytes as base64, a malformed data URL refused by its path', () => {
+    const [ours] = fromModelMessages([
+      {
+        role: 'user',
+        content: [{ type: 'image', image: new Uint8Array([104, 105]), mediaType: 'image/png' }],
+      },
+    ]);
+    expect(ours!.parts[0]).toMatchObject({
+      type: 'image_base64',
+      imageBase64: 'aGk=',
+      mimeType: 'image/png',
+    });
+    expect(() =>
+      fromModelMessages([
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'file', data: 'data:image/png;base64', mediaType: 'image/png' },
+          ],
+        },
+      ]),
+    ).toThrow('messages[1].content[1].data');
+  });
 });

@@ -1,27 +1,22 @@
-import type {
-  AssistantContent,
-  FilePart,
-  ImagePart,
-  ModelMessage,
-  ToolCallPart,
-  ToolModelMessage,
-  ToolResultPart,
-} from 'ai';
+import type { AssistantContent, ModelMessage, ToolCallPart, ToolModelMessage } from 'ai';
 import { InvalidMessageError } from '../core/errors';
 import type { ContentPart, Message, ToolCall } from '../core/message';
+import { asJsonObject, definedFields } from '../core/provider-data-section';
+import { parseToolArguments } from '../core/tool-arguments';
+import {
+  aiData,
+  contentOf,
+  isPlainString,
+  textOf,
+  textPart,
+  withData,
+  withOptions,
+  type Json,
+} from './ai-sdk-data';
+import { partFromAi, partToAi, type UserPart } from './model-message.parts';
+import { toolResultFromAi, toolResultToAi } from './model-message.tool-result';
 
-/** The key of `providerData` (of a message or a part) holding what the AI SDK carries beyond the model. */
-export const AI_SDK_KEY = 'aiSdk';
-
-type Json = Record<string, unknown>;
-type ToolOutput = ToolResultPart['output'];
-type OutputItem = Extract<ToolOutput, { type: 'content' }>['value'][number];
-/**
- * `ai` 6's deprecated `media` output item, which `ai` 7 dropped: named here so that the converter
- * type-checks against both majors and still reads what `ai` 6 wrote.
- */
-type MediaOutputItem = { type: 'media'; data: string; mediaType: string };
-type UserPart = ImagePart | FilePart | { type: 'text'; text: string };
+export { AI_SDK_KEY } from './ai-sdk-data';
 
 /**
  * Our messages as AI SDK `ModelMessage`s, for `generateText` / `streamText({ messages })`.
@@ -102,7 +97,9 @@ export function fromModelMessages(messages: readonly ModelMessage[]): Message[] 
         const parts =
           typeof message.content === 'string'
             ? [textPart(message.content)]
-            : message.content.map(partFromAi);
+            : (message.content as unknown[]).map((part, at) =>
+                partFromAi(part, `${path}.content[${at}]`),
+              );
         out.push(
           withData(
             { role: 'user', parts },
@@ -116,7 +113,7 @@ export function fromModelMessages(messages: readonly ModelMessage[]): Message[] 
         return;
       }
       case 'assistant':
-        out.push(assistantFromAi(message.content, options, callNames));
+        out.push(assistantFromAi(message.content, options, callNames, path));
         return;
       case 'tool':
         message.content.forEach((part: ToolModelMessage['content'][number], at: number) => {
@@ -162,6 +159,7 @@ function assistantFromAi(
   content: AssistantContent,
   options: unknown,
   callNames: Map<string, string>,
+  path: string,
 ): Message {
   if (typeof content === 'string') {
     return withData(
@@ -177,14 +175,14 @@ function assistantFromAi(
     if (part.type === 'tool-call') {
       toolCalls.push(toolCallFromAi(part));
       callNames.set(part.toolCallId, part.toolName);
-      const extra = compact({
+      const extra = definedFields({
         providerOptions: part.providerOptions,
         providerExecuted: part.providerExecuted,
       });
       if (extra) callData[part.toolCallId] = extra;
       layout += 't';
     } else {
-      parts.push(partFromAi(part));
+      parts.push(partFromAi(part, `${path}.content[${parts.length + toolCalls.length}]`));
       layout += 'p';
     }
   }
@@ -199,12 +197,12 @@ function assistantFromAi(
 }
 
 function toolCallToAi(call: ToolCall, data: Json): ToolCallPart {
-  const extra = asRecord(asRecord(data.toolCalls)?.[call.id]) ?? {};
+  const extra = asJsonObject(asJsonObject(data.toolCalls)?.[call.id]) ?? {};
   const part: ToolCallPart = {
     type: 'tool-call',
     toolCallId: call.id,
     toolName: call.function.name,
-    input: parseArguments(call.function.arguments),
+    input: parseToolArguments(call.function.arguments),
   };
   if (extra.providerOptions !== undefined) {
     part.providerOptions = extra.providerOptions as ToolCallPart['providerOptions'];
@@ -223,325 +221,4 @@ function toolCallFromAi(part: ToolCallPart): ToolCall {
       arguments: part.input === undefined ? '' : JSON.stringify(part.input),
     },
   };
-}
-
-function parseArguments(text: string): unknown {
-  if (text === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-const OUTPUT_KINDS = new Set(['json', 'error-json', 'execution-denied', 'content']);
-
-function toolResultToAi(
-  message: Message,
-  data: Json,
-  callNames: Map<string, string>,
-  path: string,
-): ToolResultPart {
-  if (!message.toolCallId) {
-    throw new InvalidMessageError(
-      `${path}.toolCallId`,
-      'a tool message must name the tool call it answers',
-    );
-  }
-  const kept = typeof data.output === 'string' ? data.output : undefined;
-  const onlyText = message.parts.every(
-    (part) => part.type === 'text' && !aiData(part.providerData).part,
-  );
-  const kind = kept ?? (onlyText ? (message.toolError ? 'error-text' : 'text') : 'content');
-  const text = textOf(message.parts);
-  let output: ToolOutput;
-  switch (kind) {
-    case 'json':
-    case 'error-json':
-      output = { type: kind, value: parseArguments(text) as never };
-      break;
-    case 'execution-denied':
-      output = message.parts.length > 0 ? { type: kind, reason: text } : { type: kind };
-      break;
-    case 'content':
-      output = { type: 'content', value: message.parts.map(partToOutputItem) };
-      break;
-    default:
-      output = { type: message.toolError ? 'error-text' : 'text', value: text };
-  }
-  if (data.outputProviderOptions !== undefined) {
-    (output as { providerOptions?: unknown }).providerOptions = data.outputProviderOptions;
-  }
-  const part: ToolResultPart = {
-    type: 'tool-result',
-    toolCallId: message.toolCallId,
-    toolName:
-      (typeof data.toolName === 'string' ? data.toolName : undefined) ??
-      callNames.get(message.toolCallId) ??
-      message.name ??
-      'unknown',
-    output,
-  };
-  if (data.partProviderOptions !== undefined) {
-    part.providerOptions = data.partProviderOptions as ToolResultPart['providerOptions'];
-  }
-  return part;
-}
-
-function toolResultFromAi(
-  part: ToolResultPart,
-  at: number,
-  messageOptions: unknown,
-  callNames: Map<string, string>,
-): Message {
-  const output = part.output;
-  const message: Message = { role: 'tool', parts: [], toolCallId: part.toolCallId };
-  switch (output.type) {
-    case 'text':
-    case 'error-text':
-      message.parts = [textPart(output.value)];
-      break;
-    case 'json':
-    case 'error-json':
-      message.parts = [textPart(JSON.stringify(output.value))];
-      break;
-    case 'execution-denied':
-      message.parts = output.reason === undefined ? [] : [textPart(output.reason)];
-      break;
-    case 'content':
-      message.parts = output.value.map(partFromOutputItem);
-      break;
-  }
-  if (output.type.startsWith('error') || output.type === 'execution-denied') {
-    message.toolError = true;
-  }
-  return withData(message, {
-    providerOptions: messageOptions,
-    sameMessage: at > 0 ? true : undefined,
-    output: OUTPUT_KINDS.has(output.type) ? output.type : undefined,
-    outputProviderOptions: (output as { providerOptions?: unknown }).providerOptions,
-    partProviderOptions: part.providerOptions,
-    toolName: callNames.get(part.toolCallId) === part.toolName ? undefined : part.toolName,
-  });
-}
-
-function partToAi(
-  part: ContentPart,
-  role: 'user' | 'assistant',
-): Exclude<AssistantContent, string>[number] | UserPart {
-  const data = aiData(part.providerData);
-  if (data.part !== undefined) return data.part as UserPart;
-  const options = data.providerOptions as TextPartOptions;
-  switch (part.type) {
-    case 'text':
-      return withOptions({ type: 'text', text: part.text ?? '' }, options);
-    case 'reasoning':
-      return withOptions({ type: 'reasoning', text: part.text ?? '' }, options);
-    case 'redacted_reasoning':
-      return withOptions(
-        { type: 'reasoning', text: '' },
-        options ?? { anthropic: { redactedData: part.text ?? '' } },
-      );
-    case 'image_url':
-    case 'image_base64': {
-      const kind = data.type ?? (role === 'assistant' ? 'file' : 'image');
-      const content = mediaData(part, data);
-      const mediaType =
-        part.type === 'image_base64' ? part.mimeType : (data.mediaType as string | undefined);
-      if (kind === 'file') {
-        const file: FilePart = {
-          type: 'file',
-          data: content,
-          mediaType: mediaType ?? 'application/octet-stream',
-        };
-        if (typeof data.filename === 'string') file.filename = data.filename;
-        return withOptions(file, options);
-      }
-      const image: ImagePart = { type: 'image', image: content };
-      if (mediaType !== undefined) image.mediaType = mediaType;
-      return withOptions(image, options);
-    }
-  }
-}
-
-type TextPartOptions = ToolCallPart['providerOptions'];
-
-function partFromAi(part: unknown): ContentPart {
-  const ai = part as { type: string; providerOptions?: unknown };
-  const options = ai.providerOptions;
-  switch (ai.type) {
-    case 'text':
-    case 'reasoning':
-      return withData(
-        { type: ai.type, text: (part as { text: string }).text },
-        { providerOptions: options },
-      );
-    case 'image': {
-      const image = part as ImagePart;
-      return withData(mediaPart(image.image, image.mediaType), { providerOptions: options });
-    }
-    case 'file': {
-      const file = part as FilePart;
-      return withData(mediaPart(file.data, file.mediaType), {
-        type: 'file',
-        filename: file.filename,
-        providerOptions: options,
-      });
-    }
-    default:
-      return { type: 'text', text: '', providerData: { [AI_SDK_KEY]: { part } } };
-  }
-}
-
-/** An image or file's data as a part: URLs as `image_url`, bytes and base64 as `image_base64`. */
-function mediaPart(content: unknown, mediaType: string | undefined): ContentPart {
-  if (
-    content instanceof URL ||
-    (typeof content === 'object' && content !== null && 'href' in content)
-  ) {
-    return withData(
-      { type: 'image_url', imageUrl: (content as URL).href },
-      { form: 'url', mediaType },
-    );
-  }
-  if (typeof content === 'string') {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(content)) {
-      return withData({ type: 'image_url', imageUrl: content }, { mediaType });
-    }
-    const part: ContentPart = { type: 'image_base64', imageBase64: content };
-    if (mediaType !== undefined) part.mimeType = mediaType;
-    return part;
-  }
-  const bytes =
-    content instanceof ArrayBuffer
-      ? Buffer.from(content)
-      : Buffer.from(
-          (content as Uint8Array).buffer,
-          (content as Uint8Array).byteOffset,
-          (content as Uint8Array).byteLength,
-        );
-  const part: ContentPart = { type: 'image_base64', imageBase64: bytes.toString('base64') };
-  if (mediaType !== undefined) part.mimeType = mediaType;
-  return withData(part, { form: 'binary' });
-}
-
-function mediaData(part: ContentPart, data: Json): URL | string | Uint8Array {
-  if (part.type === 'image_url') {
-    const url = part.imageUrl ?? '';
-    return data.form === 'url' ? new URL(url) : url;
-  }
-  const base64 = part.imageBase64 ?? '';
-  return data.form === 'binary' ? new Uint8Array(Buffer.from(base64, 'base64')) : base64;
-}
-
-function partToOutputItem(part: ContentPart): OutputItem {
-  const data = aiData(part.providerData);
-  if (data.part !== undefined) return data.part as OutputItem;
-  const options = data.providerOptions as TextPartOptions;
-  if (part.type === 'image_url') {
-    const kind = data.type === 'file-url' ? 'file-url' : 'image-url';
-    const item = { type: kind, url: part.imageUrl ?? '' } as OutputItem & { mediaType?: string };
-    if (kind === 'file-url' && typeof data.mediaType === 'string') item.mediaType = data.mediaType;
-    return withOptions(item, options);
-  }
-  if (part.type === 'image_base64') {
-    const kind = typeof data.type === 'string' ? data.type : 'image-data';
-    const item = {
-      type: kind,
-      data: part.imageBase64 ?? '',
-      mediaType: part.mimeType ?? 'application/octet-stream',
-    } as OutputItem & { filename?: string };
-    if (typeof data.filename === 'string') item.filename = data.filename;
-    return kind === 'media' ? item : withOptions(item, options);
-  }
-  return withOptions({ type: 'text', text: part.text ?? '' }, options);
-}
-
-function partFromOutputItem(item: OutputItem | MediaOutputItem): ContentPart {
-  const options = 'providerOptions' in item ? item.providerOptions : undefined;
-  switch (item.type) {
-    case 'text':
-      return withData(textPart(item.text), { providerOptions: options });
-    case 'image-url':
-      return withData({ type: 'image_url', imageUrl: item.url }, { providerOptions: options });
-    case 'file-url':
-      return withData(
-        { type: 'image_url', imageUrl: item.url },
-        { type: 'file-url', mediaType: item.mediaType, providerOptions: options },
-      );
-    case 'image-data':
-    case 'file-data':
-    case 'media':
-      return withData(
-        { type: 'image_base64', imageBase64: item.data, mimeType: item.mediaType },
-        {
-          type: item.type === 'image-data' ? undefined : item.type,
-          filename: item.type === 'file-data' ? item.filename : undefined,
-          providerOptions: options,
-        },
-      );
-    default:
-      return { type: 'text', text: '', providerData: { [AI_SDK_KEY]: { part: item } } };
-  }
-}
-
-/** String content for one plain text part unless the SDK had an array, else the parts. */
-function contentOf<T extends { type: string }>(parts: T[], data: Json): string | T[] {
-  const [only] = parts;
-  if (
-    data.contentArray !== true &&
-    parts.length === 1 &&
-    only!.type === 'text' &&
-    Object.keys(only!).length === 2
-  ) {
-    return (only as unknown as { text: string }).text;
-  }
-  return parts;
-}
-
-/** True when the parts would be written back as string content (one text part, no provider data). */
-function isPlainString(parts: ContentPart[]): boolean {
-  return parts.length === 1 && parts[0]!.type === 'text' && parts[0]!.providerData === undefined;
-}
-
-function textOf(parts: ContentPart[]): string {
-  return parts
-    .filter((part) => part.type === 'text')
-    .map((part) => part.text ?? '')
-    .join('\n');
-}
-
-function textPart(text: string): ContentPart {
-  return { type: 'text', text };
-}
-
-/** The AI SDK's own entries of `providerData` (other adapters' keys aside). */
-function aiData(providerData: Record<string, unknown> | undefined): Json {
-  return asRecord(providerData?.[AI_SDK_KEY]) ?? {};
-}
-
-/** Adds the defined entries of `data`, if any, to `providerData.aiSdk`. */
-function withData<T extends Message | ContentPart>(target: T, data: Json): T {
-  const kept = compact(data);
-  if (kept) {
-    const before = aiData(target.providerData);
-    target.providerData = { ...target.providerData, [AI_SDK_KEY]: { ...before, ...kept } };
-  }
-  return target;
-}
-
-function withOptions<T extends object>(target: T, options: unknown): T {
-  if (options !== undefined) (target as { providerOptions?: unknown }).providerOptions = options;
-  return target;
-}
-
-function compact(data: Json): Json | undefined {
-  const kept = Object.entries(data).filter(([, value]) => value !== undefined);
-  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
-}
-
-function asRecord(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Json)
-    : undefined;
 }

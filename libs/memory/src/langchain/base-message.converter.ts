@@ -7,7 +7,10 @@ import {
 } from '@langchain/core/messages';
 import { isDeepStrictEqual } from 'node:util';
 import { InvalidMessageError } from '../core/errors';
+import { imagePartFromUrl, imagePartToUrl } from '../core/media-part.codec';
 import type { ContentPart, Message, ToolCall } from '../core/message';
+import { mergeSection, readSection } from '../core/provider-data-section';
+import { parseToolArguments } from '../core/tool-arguments';
 
 /** The key of `providerData` (of a message or a part) holding what LangChain carries beyond the model. */
 export const LANGCHAIN_KEY = 'langchain';
@@ -68,7 +71,10 @@ function fromBaseMessage(message: BaseMessage, path: string): Message {
   }
   const data: Json = {};
   const content = message.content as string | Block[];
-  const parts = typeof content === 'string' ? stringParts(content) : content.map(partFromBlock);
+  const parts =
+    typeof content === 'string'
+      ? stringParts(content)
+      : content.map((block, at) => partFromBlock(block, `${path}.content[${at}]`));
   if (Array.isArray(content) && (parts.length === 0 || isPlainString(parts))) {
     data.contentArray = true;
   }
@@ -97,7 +103,7 @@ function fromBaseMessage(message: BaseMessage, path: string): Message {
     if (fields.status === 'error') out.toolError = true;
     else if (fields.status === 'success') data.status = 'success';
   }
-  if (Object.keys(data).length > 0) out.providerData = { [LANGCHAIN_KEY]: data };
+  mergeSection(out, LANGCHAIN_KEY, data);
   return out;
 }
 
@@ -116,7 +122,7 @@ function toBaseMessage(message: Message): BaseMessage {
       fields.tool_calls = (message.toolCalls ?? []).map((call, index) => {
         const toolCall: Json = {
           name: call.function.name,
-          args: parseArgs(call.function.arguments),
+          args: parseToolArguments(call.function.arguments),
           type: 'tool_call',
         };
         if (!unnamed[index]) toolCall.id = call.id;
@@ -151,7 +157,7 @@ function isPlainString(parts: ContentPart[]): boolean {
   );
 }
 
-function partFromBlock(block: Block): ContentPart {
+function partFromBlock(block: Block, path: string): ContentPart {
   const { type, ...rest } = block;
   if (type === 'text' && typeof rest.text === 'string') {
     const { text, ...extra } = rest;
@@ -165,7 +171,7 @@ function partFromBlock(block: Block): ContentPart {
     const image = rest.image_url;
     const url = typeof image === 'string' ? image : (image as { url?: unknown } | undefined)?.url;
     if (typeof url === 'string' && url !== '') {
-      const part = imagePart(url);
+      const part = imagePartFromUrl(url, `${path}.image_url`);
       // Kept whole only when it is not the block this part is written back as.
       return isDeepStrictEqual(partToBlock(part), block) ? part : withData(part, { block });
     }
@@ -184,34 +190,14 @@ function partToBlock(part: ContentPart): Block {
     case 'redacted_reasoning':
       return { ...data, type: 'reasoning', reasoning: part.text ?? '' };
     case 'image_url':
-      return { type: 'image_url', image_url: { url: part.imageUrl ?? '' } };
     case 'image_base64':
-      return {
-        type: 'image_url',
-        image_url: { url: `data:${part.mimeType ?? ''};base64,${part.imageBase64 ?? ''}` },
-      };
+      return { type: 'image_url', image_url: { url: imagePartToUrl(part) } };
   }
 }
 
-function imagePart(url: string): ContentPart {
-  const data = /^data:([^;,]+);base64,(.+)$/s.exec(url);
-  return data
-    ? { type: 'image_base64', imageBase64: data[2]!, mimeType: data[1]! }
-    : { type: 'image_url', imageUrl: url };
-}
-
+/** Keeps `extra` (when it has a field) in the part's `providerData.langchain`. */
 function withData(part: ContentPart, extra: Json): ContentPart {
-  if (Object.keys(extra).length === 0) return part;
-  part.providerData = { [LANGCHAIN_KEY]: extra };
-  return part;
-}
-
-function parseArgs(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+  return mergeSection(part, LANGCHAIN_KEY, extra);
 }
 
 function isEmpty(value: unknown): boolean {
@@ -220,6 +206,5 @@ function isEmpty(value: unknown): boolean {
 }
 
 function ownData(providerData: Record<string, unknown> | undefined): Json {
-  const data = providerData?.[LANGCHAIN_KEY];
-  return typeof data === 'object' && data !== null ? (data as Json) : {};
+  return readSection(providerData, LANGCHAIN_KEY);
 }

@@ -1,5 +1,8 @@
 import type { AgentInputItem } from '@openai/agents';
+import { imagePartFromUrl, imagePartToUrl } from '../core/media-part.codec';
 import type { ContentPart, Message, ToolCall } from '../core/message';
+import { readSection } from '../core/provider-data-section';
+import { toolArgumentsText } from '../core/tool-arguments';
 import { applyJson, diffJson, type JsonResidual } from './json-residual';
 
 /** The key of a message's `providerData` holding what the Agents SDK items carried beyond the model. */
@@ -26,8 +29,6 @@ interface ItemRecord {
 }
 
 type Json = Record<string, unknown>;
-
-const DATA_URL = /^data:([^;,]*);base64,(.*)$/s;
 
 /**
  * Our messages as Agents SDK items (`AgentInputItem`), for a `Session`'s `getItems` or a run's
@@ -66,7 +67,8 @@ export function fromAgentInputItems(items: readonly AgentInputItem[]): Message[]
     if (group) messages.push(withRecords(group.message, group.records));
     group = undefined;
   };
-  for (const raw of items) {
+  for (const [index, raw] of items.entries()) {
+    const path = `items[${index}]`;
     const item = JSON.parse(JSON.stringify(raw)) as Json;
     const kind = kindOf(item);
     if (kind === 'function_call') callNames.set(String(item.callId), String(item.name));
@@ -75,12 +77,12 @@ export function fromAgentInputItems(items: readonly AgentInputItem[]): Message[]
         finish();
         group = { message: { role: 'assistant', parts: [] }, records: [], last: kind };
       }
-      group.records.push(addToAssistant(group.message, kind, item));
+      group.records.push(addToAssistant(group.message, kind, item, path));
       group.last = kind;
       continue;
     }
     finish();
-    messages.push(standalone(kind, item, callNames));
+    messages.push(standalone(kind, item, callNames, path));
   }
   finish();
   return messages;
@@ -106,28 +108,36 @@ function kindOf(item: Json): ItemKind {
 
 // ---------------------------------------------------------------- items to a message
 
-function addToAssistant(message: Message, kind: ItemKind, item: Json): ItemRecord {
+function addToAssistant(message: Message, kind: ItemKind, item: Json, path: string): ItemRecord {
   if (kind === 'function_call') {
     const call: ToolCall = {
       id: String(item.callId ?? ''),
       type: 'function',
-      function: { name: String(item.name ?? ''), arguments: String(item.arguments ?? '') },
+      function: { name: String(item.name ?? ''), arguments: toolArgumentsText(item.arguments) },
     };
     (message.toolCalls ??= []).push(call);
     return recordFor(kind, undefined, buildFunctionCall(call), item);
   }
-  const parts = kind === 'reasoning' ? reasoningParts(item.content) : assistantParts(item.content);
+  const parts =
+    kind === 'reasoning'
+      ? reasoningParts(item.content)
+      : assistantParts(item.content, `${path}.content`);
   message.parts.push(...parts);
   const base = kind === 'reasoning' ? buildReasoning(parts) : buildAssistant(parts);
   return recordFor(kind, parts.length, base, item);
 }
 
-function standalone(kind: ItemKind, item: Json, callNames: Map<string, string>): Message {
+function standalone(
+  kind: ItemKind,
+  item: Json,
+  callNames: Map<string, string>,
+  path: string,
+): Message {
   let message: Message;
   let base: Json;
   switch (kind) {
     case 'user':
-      message = { role: 'user', parts: userParts(item.content) };
+      message = { role: 'user', parts: userParts(item.content, `${path}.content`) };
       base = buildUser(message.parts);
       break;
     case 'system':
@@ -139,7 +149,11 @@ function standalone(kind: ItemKind, item: Json, callNames: Map<string, string>):
       break;
     case 'function_call_result': {
       const callId = String(item.callId ?? '');
-      message = { role: 'tool', toolCallId: callId, parts: outputParts(item.output) };
+      message = {
+        role: 'tool',
+        toolCallId: callId,
+        parts: outputParts(item.output, `${path}.output`),
+      };
       if (item.status === 'incomplete') message.toolError = true;
       const name = String(item.name ?? '');
       if (name !== callNames.get(callId)) message.name = name;
@@ -170,26 +184,28 @@ function withRecords(message: Message, records: ItemRecord[]): Message {
   return message;
 }
 
-function userParts(content: unknown): ContentPart[] {
+function userParts(content: unknown, path: string): ContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];
-  return (content as Json[]).flatMap((part): ContentPart[] => {
+  return (content as Json[]).flatMap((part, at): ContentPart[] => {
     if (part.type === 'input_text' && typeof part.text === 'string') {
       return [{ type: 'text', text: part.text }];
     }
     if (part.type === 'input_image' && typeof part.image === 'string')
-      return [imagePart(part.image)];
+      return [imagePartFromUrl(part.image, `${path}[${at}].image`)];
     return [];
   });
 }
 
-function assistantParts(content: unknown): ContentPart[] {
+function assistantParts(content: unknown, path: string): ContentPart[] {
   if (!Array.isArray(content)) return [];
-  return (content as Json[]).flatMap((part): ContentPart[] => {
+  return (content as Json[]).flatMap((part, at): ContentPart[] => {
     if (part.type === 'output_text' && typeof part.text === 'string') {
       return [{ type: 'text', text: part.text }];
     }
-    if (part.type === 'image' && typeof part.image === 'string') return [imagePart(part.image)];
+    if (part.type === 'image' && typeof part.image === 'string') {
+      return [imagePartFromUrl(part.image, `${path}[${at}].image`)];
+    }
     return [];
   });
 }
@@ -208,30 +224,26 @@ function reasoningParts(content: unknown): ContentPart[] {
   });
 }
 
-function outputParts(output: unknown): ContentPart[] {
+function outputParts(output: unknown, path: string): ContentPart[] {
   if (typeof output === 'string') return [{ type: 'text', text: output }];
-  if (Array.isArray(output)) return userParts(output);
+  if (Array.isArray(output)) return userParts(output, path);
   if (typeof output === 'object' && output !== null) {
     const part = output as Json;
     if (part.type === 'text' && typeof part.text === 'string') {
       return [{ type: 'text', text: part.text }];
     }
-    if (part.type === 'image' && typeof part.image === 'string') return [imagePart(part.image)];
+    if (part.type === 'image' && typeof part.image === 'string') {
+      return [imagePartFromUrl(part.image, `${path}.image`)];
+    }
   }
   return [];
-}
-
-function imagePart(image: string): ContentPart {
-  const data = DATA_URL.exec(image);
-  if (data) return { type: 'image_base64', mimeType: data[1]!, imageBase64: data[2]! };
-  return { type: 'image_url', imageUrl: image };
 }
 
 // ---------------------------------------------------------------- a message to items
 
 function messageToItems(message: Message, callNames: Map<string, string>): AgentInputItem[] {
-  const stored = (message.providerData?.[OPENAI_AGENTS_KEY] as { items?: ItemRecord[] } | undefined)
-    ?.items;
+  const stored = readSection(message.providerData, OPENAI_AGENTS_KEY).items as
+    ItemRecord[] | undefined;
   const records = Array.isArray(stored) ? stored : canonicalRecords(message);
   let partIndex = 0;
   let callIndex = 0;
@@ -375,7 +387,5 @@ function isImage(part: ContentPart): boolean {
 }
 
 function imageOf(part: ContentPart): string {
-  return part.type === 'image_url'
-    ? (part.imageUrl ?? '')
-    : `data:${part.mimeType ?? 'application/octet-stream'};base64,${part.imageBase64 ?? ''}`;
+  return imagePartToUrl(part);
 }

@@ -212,4 +212,38 @@ describe('Chat Completions converters', () => {
       ]),
     ).toThrow('messages[0].parts[0].mimeType');
   });
+
+  it('reads data URLs by the shared rules: parameters kept, a malformed one refused by its path', () => {
+    const url = 'data:image/svg+xml;charset=utf-8;base64,PHN2Zy8+';
+    const [message] = fromChatCompletionMessages([
+      { role: 'user', content: [{ type: 'image_url', image_url: { url } }] },
+    ]);
+    expect(message!.parts).toEqual([
+      { type: 'image_base64', imageBase64: 'PHN2Zy8+', mimeType: 'image/svg+xml;charset=utf-8' },
+    ]);
+    expect(toChatCompletionMessages([message!])[0]!.content).toEqual([
+      { type: 'image_url', image_url: { url } },
+    ]);
+    expect(() =>
+      fromChatCompletionMessages([
+        {
+          role: 'user',
+          content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,a b' } }],
+        },
+      ]),
+    ).toThrow('messages[0].content[0].image_url.url');
+  });
+
+  it('keeps a wire field named __proto__ as a field, without touching any prototype', () => {
+    const wire = JSON.parse(
+      '{"role":"assistant","content":"hi","__proto__":{"polluted":true}}',
+    ) as unknown;
+    const [message] = fromChatCompletionMessages([wire]);
+    const kept = message!.providerData!.chatCompletions as Record<string, unknown>;
+    expect(Object.hasOwn(kept, '__proto__')).toBe(true);
+    const [back] = toChatCompletionMessages([message!]);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect((back as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(back, '__proto__')?.value).toEqual({ polluted: true });
+  });
 });

