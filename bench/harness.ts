@@ -3,6 +3,7 @@
  * Each `*.bench.ts` exports a `BenchSuite`; `bench/run.ts` runs them and prints one table each.
  */
 import { Bench } from 'tinybench';
+import { benchIterations, QUICK, QUICK_ITERATIONS, QUICK_TIME_MS } from './bench-size';
 
 export interface BenchResult {
   /** What was measured, such as `retrieve 10k + snapshot`. */
@@ -42,15 +43,22 @@ export async function measure(
   opts: MeasureOptions = {},
 ): Promise<BenchResult> {
   const time =
-    opts.iterations === undefined ? Number(process.env.BENCH_TIME_MS ?? opts.timeMs ?? 1000) : 0;
+    opts.iterations === undefined
+      ? Number(process.env.BENCH_TIME_MS ?? (QUICK ? QUICK_TIME_MS : (opts.timeMs ?? 1000)))
+      : 0;
   const bench = new Bench(
     opts.iterations === undefined
-      ? { time, warmupTime: opts.warmupTimeMs ?? Math.min(250, time / 4) }
+      ? {
+          time,
+          warmupTime: QUICK ? 0 : (opts.warmupTimeMs ?? Math.min(250, time / 4)),
+          // Quick mode: a few samples, not tinybench's 64 (16 for warm-up) at the least.
+          ...(QUICK ? { iterations: QUICK_ITERATIONS, warmupIterations: 1 } : {}),
+        }
       : {
           time: 0,
-          iterations: opts.iterations,
+          iterations: benchIterations(opts.iterations),
           warmupTime: 0,
-          warmupIterations: opts.warmupIterations ?? 16,
+          warmupIterations: QUICK ? 1 : (opts.warmupIterations ?? 16),
         },
   );
   // An async function: tinybench calls any other kind once, unawaited, to see whether it returns a
@@ -88,6 +96,7 @@ export async function measureInterleaved(
   warmup = 10,
 ): Promise<BenchResult[]> {
   const samples = subjects.map(() => [] as number[]);
+  if (QUICK) warmup = Math.min(warmup, 1);
   for (let i = 0; i < warmup + iterations; i++) {
     for (const [n, { run }] of subjects.entries()) {
       const started = performance.now();
@@ -142,6 +151,7 @@ export async function measureEach<T>(
   iterations: number,
 ): Promise<BenchResult> {
   let totalMs = 0;
+  iterations = benchIterations(iterations);
   for (let i = 0; i < iterations; i++) {
     const prepared = await setup();
     const started = performance.now();
