@@ -121,10 +121,18 @@ async function longTextCases() {
     count(text);
   };
   return [
-    await measure(`count ${size(LONG_TEXT)} of random words`, 'TokenCounter (o200k)', once(words, ours)),
+    await measure(
+      `count ${size(LONG_TEXT)} of random words`,
+      'TokenCounter (o200k)',
+      once(words, ours),
+    ),
     await measure(`count ${size(LONG_TEXT)} of random words`, 'bare tiktoken', once(words, bare)),
     await measure(`count ${size(LONG_TEXT)} of spaces`, 'TokenCounter (o200k)', once(spaces, ours)),
-    await measure(`count ${size(LONG_TEXT)} of base64 zeros`, 'TokenCounter (o200k)', once(base64, ours)),
+    await measure(
+      `count ${size(LONG_TEXT)} of base64 zeros`,
+      'TokenCounter (o200k)',
+      once(base64, ours),
+    ),
     await measureEach(
       `count ${size(BARE_RUN)} of spaces`,
       'bare tiktoken',

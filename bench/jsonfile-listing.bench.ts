@@ -54,7 +54,9 @@ export const suite: BenchSuite = {
       const huge = check.items.filter((item) => item.id.startsWith('huge-'));
       const stored = 1 + HUGE_MESSAGES;
       if (huge.length !== HUGE_SESSIONS || huge.some((item) => item.messages !== stored)) {
-        throw new Error(`the listing does not show the huge sessions with their ${stored} messages`);
+        throw new Error(
+          `the listing does not show the huge sessions with their ${stored} messages`,
+        );
       }
       const results: BenchResult[] = [
         await measure('list newest 50 (fresh backend)', 'agent-memory', () =>
