@@ -24,7 +24,10 @@ export interface BenchSuite {
 }
 
 export interface MeasureOptions {
-  /** How long to sample each case, in milliseconds. Default 1000 (BENCH_TIME_MS overrides). */
+  /**
+   * How long to sample each case, in milliseconds. Default 1000; BENCH_TIME_MS overrides, and
+   * quick mode (`bench-size.ts`) samples a few iterations only.
+   */
   timeMs?: number;
   warmupTimeMs?: number;
   /**
@@ -141,7 +144,8 @@ export function printSuite(name: string, results: BenchResult[], notes: string[]
 
 /**
  * Times `run` on a fresh subject from `setup` each iteration (for work that changes what it runs
- * on, such as compaction), counting only `run`. Returns the mean throughput.
+ * on, such as compaction), counting only `run`. Returns the mean throughput. Quick mode runs at
+ * most a few iterations.
  */
 export async function measureEach<T>(
   caseName: string,
