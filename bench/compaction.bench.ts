@@ -21,10 +21,11 @@ import {
 } from '@agent-memory/memory';
 import { PATHOLOGICAL_TEXTS } from '../test/support/random-text';
 import { seededRandom } from '../test/support/seeded-random';
+import { benchSize } from './bench-size';
 import { measure, measureEach, ratio, type BenchSuite } from './harness';
 
-const COUNTED = 1_000;
-const SESSION = 10_000;
+const COUNTED = benchSize(1_000, 100);
+const SESSION = benchSize(10_000, 1_000);
 
 function messages(count: number, salt: string): Message[] {
   return Array.from({ length: count }, (_, i) => {
@@ -56,13 +57,15 @@ function randomWords(length: number): string {
   return text.slice(0, length);
 }
 
-const LONG_TEXT = 64 * 1024;
+const LONG_TEXT = benchSize(64, 8) * 1024;
 /** The bare tokenizer is quadratic on a run: measured on a quarter of the text, a few times. */
-const BARE_RUN = 16 * 1024;
+const BARE_RUN = LONG_TEXT / 4;
 
 const MB = 1 << 20;
-/** The admin API's body limit: the largest single message it lets through. */
-const BODY_LIMIT = 4 * MB;
+/** The admin API's body limit: the largest single message it lets through (quick mode: 1/16). */
+const BODY_LIMIT = benchSize(4 * MB, MB / 16);
+/** A size in KB or MB for a case name, such as `64 KB`. */
+const size = (bytes: number) => (bytes >= MB ? `${bytes / MB} MB` : `${bytes / 1024} KB`);
 
 /**
  * `length` characters of the README's words drawn at random (seeded): prose whose words repeat as
@@ -96,7 +99,7 @@ async function bodyLimitCases() {
   for (const [kind, make] of Object.entries(texts)) {
     results.push(
       await measureEach(
-        `count 4 MB of ${kind}, async`,
+        `count ${size(BODY_LIMIT)} of ${kind}, async`,
         'TokenCounter (o200k)',
         async () => ({ counter: new TokenCounter(), message: userMessage(make()) }),
         ({ counter, message }) => counter.countAsync([message]),
@@ -118,12 +121,20 @@ async function longTextCases() {
     count(text);
   };
   return [
-    await measure('count 64 KB of random words', 'TokenCounter (o200k)', once(words, ours)),
-    await measure('count 64 KB of random words', 'bare tiktoken', once(words, bare)),
-    await measure('count 64 KB of spaces', 'TokenCounter (o200k)', once(spaces, ours)),
-    await measure('count 64 KB of base64 zeros', 'TokenCounter (o200k)', once(base64, ours)),
+    await measure(
+      `count ${size(LONG_TEXT)} of random words`,
+      'TokenCounter (o200k)',
+      once(words, ours),
+    ),
+    await measure(`count ${size(LONG_TEXT)} of random words`, 'bare tiktoken', once(words, bare)),
+    await measure(`count ${size(LONG_TEXT)} of spaces`, 'TokenCounter (o200k)', once(spaces, ours)),
+    await measure(
+      `count ${size(LONG_TEXT)} of base64 zeros`,
+      'TokenCounter (o200k)',
+      once(base64, ours),
+    ),
     await measureEach(
-      'count 16 KB of spaces',
+      `count ${size(BARE_RUN)} of spaces`,
       'bare tiktoken',
       async () => ' '.repeat(BARE_RUN),
       async (text) => bare(text),
@@ -180,9 +191,9 @@ export const suite: BenchSuite = {
         compaction,
       ],
       notes: [
-        `64 KB of one character counts in ${spaces!.meanMs.toFixed(1)} ms (${ratio(spaces!.meanMs, words!.meanMs)} random words); the bare tokenizer needs ${bareSpaces!.meanMs.toFixed(0)} ms for a quarter of it`,
+        `${size(LONG_TEXT)} of one character counts in ${spaces!.meanMs.toFixed(1)} ms (${ratio(spaces!.meanMs, words!.meanMs)} random words); the bare tokenizer needs ${bareSpaces!.meanMs.toFixed(0)} ms for a quarter of it`,
         `token counting: ${Math.round(cold.opsPerSec * COUNTED).toLocaleString('en-US')} messages/s cold, ${Math.round(cached.opsPerSec * COUNTED).toLocaleString('en-US')} messages/s cached (${ratio(cached.opsPerSec, cold.opsPerSec)})`,
-        `the slowest 4 MB text counts in ${Math.max(...bodyLimit.map((m) => m.meanMs)).toFixed(0)} ms, yielding to the event loop every 5 ms`,
+        `the slowest ${size(BODY_LIMIT)} text counts in ${Math.max(...bodyLimit.map((m) => m.meanMs)).toFixed(0)} ms, yielding to the event loop every 5 ms`,
         `one compaction of ${SESSION.toLocaleString('en-US')} messages costs ${ratio(compaction.meanMs, retrieve.meanMs)} a plain retrieve (cold token counts included)`,
       ],
     };

@@ -13,18 +13,19 @@ import { assistantMessage, userMessage, type Message } from '@agent-memory/memor
 import { postgresBackend } from '@agent-memory/memory/postgres';
 import { launchChromium } from '../test/admin/chromium';
 import { startDashboardServer } from '../test/admin/dashboard-server';
+import { benchSize } from './bench-size';
 import { measure, type BenchResult, type BenchSuite } from './harness';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const SESSIONS = Number(process.env.BENCH_DASHBOARD_SESSIONS ?? 100_000);
-const BIG_SESSION_MESSAGES = 10_000;
+const SESSIONS = benchSize(100_000, 2_000, 'BENCH_DASHBOARD_SESSIONS');
+const BIG_SESSION_MESSAGES = benchSize(10_000, 500);
 const BIG = 'bench-big-session';
 /** Page loads per case; the median counts. */
-const LOADS = 5;
+const LOADS = benchSize(5, 1);
 /** The target for the list and a session's first page. */
 const TARGET_MS = 300;
 /** How far the scroll case pages in (BENCH_DASHBOARD_SCROLL overrides). */
-const SCROLL_MESSAGES = Number(process.env.BENCH_DASHBOARD_SCROLL ?? 2_000);
+const SCROLL_MESSAGES = benchSize(2_000, 200, 'BENCH_DASHBOARD_SCROLL');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -3,6 +3,7 @@
  * Each `*.bench.ts` exports a `BenchSuite`; `bench/run.ts` runs them and prints one table each.
  */
 import { Bench } from 'tinybench';
+import { benchIterations, QUICK, QUICK_ITERATIONS, QUICK_TIME_MS } from './bench-size';
 
 export interface BenchResult {
   /** What was measured, such as `retrieve 10k + snapshot`. */
@@ -23,7 +24,10 @@ export interface BenchSuite {
 }
 
 export interface MeasureOptions {
-  /** How long to sample each case, in milliseconds. Default 1000 (BENCH_TIME_MS overrides). */
+  /**
+   * How long to sample each case, in milliseconds. Default 1000; BENCH_TIME_MS overrides, and
+   * quick mode (`bench-size.ts`) samples a few iterations only.
+   */
   timeMs?: number;
   warmupTimeMs?: number;
   /**
@@ -42,15 +46,22 @@ export async function measure(
   opts: MeasureOptions = {},
 ): Promise<BenchResult> {
   const time =
-    opts.iterations === undefined ? Number(process.env.BENCH_TIME_MS ?? opts.timeMs ?? 1000) : 0;
+    opts.iterations === undefined
+      ? Number(process.env.BENCH_TIME_MS ?? (QUICK ? QUICK_TIME_MS : (opts.timeMs ?? 1000)))
+      : 0;
   const bench = new Bench(
     opts.iterations === undefined
-      ? { time, warmupTime: opts.warmupTimeMs ?? Math.min(250, time / 4) }
+      ? {
+          time,
+          warmupTime: QUICK ? 0 : (opts.warmupTimeMs ?? Math.min(250, time / 4)),
+          // Quick mode: a few samples, not tinybench's 64 (16 for warm-up) at the least.
+          ...(QUICK ? { iterations: QUICK_ITERATIONS, warmupIterations: 1 } : {}),
+        }
       : {
           time: 0,
-          iterations: opts.iterations,
+          iterations: benchIterations(opts.iterations),
           warmupTime: 0,
-          warmupIterations: opts.warmupIterations ?? 16,
+          warmupIterations: QUICK ? 1 : (opts.warmupIterations ?? 16),
         },
   );
   // An async function: tinybench calls any other kind once, unawaited, to see whether it returns a
@@ -88,6 +99,7 @@ export async function measureInterleaved(
   warmup = 10,
 ): Promise<BenchResult[]> {
   const samples = subjects.map(() => [] as number[]);
+  if (QUICK) warmup = Math.min(warmup, 1);
   for (let i = 0; i < warmup + iterations; i++) {
     for (const [n, { run }] of subjects.entries()) {
       const started = performance.now();
@@ -132,7 +144,8 @@ export function printSuite(name: string, results: BenchResult[], notes: string[]
 
 /**
  * Times `run` on a fresh subject from `setup` each iteration (for work that changes what it runs
- * on, such as compaction), counting only `run`. Returns the mean throughput.
+ * on, such as compaction), counting only `run`. Returns the mean throughput. Quick mode runs at
+ * most a few iterations.
  */
 export async function measureEach<T>(
   caseName: string,
@@ -142,6 +155,7 @@ export async function measureEach<T>(
   iterations: number,
 ): Promise<BenchResult> {
   let totalMs = 0;
+  iterations = benchIterations(iterations);
   for (let i = 0; i < iterations; i++) {
     const prepared = await setup();
     const started = performance.now();

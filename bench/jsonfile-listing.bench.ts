@@ -1,26 +1,36 @@
 /**
  * Listing a JSON-file folder whose sessions hold huge last batches: six sessions in log form whose
- * last save was 240,000 small parts (one message of 240,000 empty text parts), among 200 small
- * ones, and `list({ limit: 50 })` (the newest 50, what `GET /api/sessions?limit=50` asks). A list
+ * last save was 240,000 small parts (240 messages of 1,000 empty text parts, the most a message
+ * may hold), among 200 small ones, and `list({ limit: 50 })` (the newest 50, what `GET /api/sessions?limit=50` asks). A list
  * reads each session's head and the last bytes of its log, never a message, so the huge batches
  * cost nothing. Each list runs on a fresh backend (no parsed session cached) and on a warm one.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonFileBackend, userMessage, type Message } from '@agent-memory/memory';
+import {
+  jsonFileBackend,
+  MAX_MESSAGE_PARTS,
+  userMessage,
+  type Message,
+} from '@agent-memory/memory';
+import { benchSize } from './bench-size';
 import { measure, type BenchResult, type BenchSuite } from './harness';
 
-const HUGE_SESSIONS = 6;
-const SMALL_SESSIONS = 200;
-const PARTS = 240_000;
+const HUGE_SESSIONS = benchSize(6, 2);
+const SMALL_SESSIONS = benchSize(200, 20);
+const PARTS = benchSize(240_000, 20_000);
 const TARGET_MS = 50;
 
-/** One user message of `PARTS` empty text parts (about 3.7 MB of JSON). */
+/** Messages in one huge batch: `PARTS` parts in all, as many in each as a message may hold. */
+const HUGE_MESSAGES = Math.ceil(PARTS / MAX_MESSAGE_PARTS);
+
+/** User messages of `PARTS` empty text parts in all (about 3.7 MB of JSON in a full run). */
 function hugeBatch(): Message[] {
-  return [
-    { role: 'user', parts: Array.from({ length: PARTS }, () => ({ type: 'text', text: '' })) },
-  ];
+  return Array.from({ length: HUGE_MESSAGES }, () => ({
+    role: 'user',
+    parts: Array.from({ length: MAX_MESSAGE_PARTS }, () => ({ type: 'text', text: '' })),
+  }));
 }
 
 export const suite: BenchSuite = {
@@ -42,8 +52,11 @@ export const suite: BenchSuite = {
       }
       const check = await jsonFileBackend({ dir }).list({ limit: 50 });
       const huge = check.items.filter((item) => item.id.startsWith('huge-'));
-      if (huge.length !== HUGE_SESSIONS || huge.some((item) => item.messages !== 2)) {
-        throw new Error('the listing does not show the huge sessions with their 2 messages');
+      const stored = 1 + HUGE_MESSAGES;
+      if (huge.length !== HUGE_SESSIONS || huge.some((item) => item.messages !== stored)) {
+        throw new Error(
+          `the listing does not show the huge sessions with their ${stored} messages`,
+        );
       }
       const results: BenchResult[] = [
         await measure('list newest 50 (fresh backend)', 'agent-memory', () =>
@@ -60,7 +73,7 @@ export const suite: BenchSuite = {
       return {
         results,
         notes: [
-          `${HUGE_SESSIONS} sessions whose last save was ${PARTS.toLocaleString('en-US')} parts, among ${SMALL_SESSIONS} small ones`,
+          `${HUGE_SESSIONS} sessions whose last save was ${PARTS.toLocaleString('en-US')} parts (${HUGE_MESSAGES} messages), among ${SMALL_SESSIONS} small ones`,
           `target: the newest 50 under ${TARGET_MS} ms: ${worst < TARGET_MS ? 'met' : 'NOT met'} (${worst.toFixed(2)} ms)`,
         ],
       };

@@ -35,10 +35,19 @@ import {
   type Message,
   type MemoryBackend,
 } from '@agent-memory/memory';
+import { benchIterations, benchSize, QUICK } from './bench-size';
 import { measure, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const RESET_EVERY = 10;
 const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 600);
+/** Session sizes of the 1 KB save cases (quick mode: the two smallest). */
+const FLAT_COUNTS = QUICK ? [100, 1_000] : [100, 1_000, 10_000, 100_000];
+/** Session sizes of the tail-read cases: small, then large. */
+const TAIL_SIZES = [benchSize(1_000, 100), benchSize(10_000, 1_000)] as const;
+/** Sessions in the listing case (a second one at 100,000 unless BENCH_JSONFILE_SESSIONS_100K=0). */
+const LISTED = benchSize(10_000, 500);
+/** The 100,000-session listing: on in a full run, off in quick mode; the variable decides. */
+const LIST_100K = (process.env.BENCH_JSONFILE_SESSIONS_100K ?? (QUICK ? '0' : '1')) !== '0';
 
 const turn: Message[] = [
   userMessage('What changed since yesterday?'),
@@ -111,7 +120,7 @@ async function saveCase(
   const bare: SaveSubject = {
     save: () => bareSave(barePath, turn),
     reset: () => copyFile(bareTemplate, barePath),
-    iterations: iterations.bare,
+    iterations: benchIterations(iterations.bare),
     totalMs: 0,
   };
 
@@ -134,7 +143,7 @@ async function saveCase(
       else await copyFile(template, oursPath);
       await store.retrieve(); // reload the cache, untimed
     },
-    iterations: iterations.ours,
+    iterations: benchIterations(iterations.ours),
     totalMs: 0,
   };
 
@@ -235,7 +244,7 @@ async function listCase(
     await (await backend.open(`session-${i}`)).setMeta('title', `session ${i}`);
   }
   // A few timed runs each, in turn (one list is a walk over every file: seconds at 100,000).
-  const iterations = sessions >= 100_000 ? 3 : 8;
+  const iterations = benchIterations(sessions >= 100_000 ? 3 : 8);
   // A backend lists from its in-memory index (refreshed from the folder's `_index` each time);
   // a fresh one (a new process) first walks the folder as the bare listing does.
   const lister = jsonFileBackend({ dir: listDir });
@@ -288,12 +297,9 @@ async function saveAndReadCases(
   );
 
   const flat: SaveSubjects[] = [];
-  for (const [count, bareIterations] of [
-    [100, 100],
-    [1_000, 60],
-    [10_000, 20],
-    [100_000, 3],
-  ] as const) {
+  const bareIterationsAt: Record<number, number> = { 100: 100, 1_000: 60, 10_000: 20, 100_000: 3 };
+  for (const count of FLAT_COUNTS) {
+    const bareIterations = bareIterationsAt[count]!;
     const label = `${count.toLocaleString('en-US')} × 1 KB`;
     const row = await saveCase(dir, label, kilobyteMessages(count), {
       bare: bareIterations,
@@ -304,15 +310,15 @@ async function saveAndReadCases(
   }
   notes.push(
     `save, 1 KB messages: ours ${flat.map((r) => r.ours.meanMs.toFixed(2)).join(' / ')} ms ` +
-      `at 100 / 1k / 10k / 100k messages (100k = a 100 MB session; target < 20 ms, flat); ` +
+      `at ${FLAT_COUNTS.map((count) => `${count / 1000}k`).join(' / ')} messages (100k = a 100 MB session; target < 20 ms, flat); ` +
       `bare ${flat.map((r) => r.bare.meanMs.toFixed(1)).join(' / ')} ms`,
   );
 
-  const small = await tailReadCase(dir, 1_000);
-  const large = await tailReadCase(dir, 10_000);
+  const small = await tailReadCase(dir, TAIL_SIZES[0]);
+  const large = await tailReadCase(dir, TAIL_SIZES[1]);
   results.push(small.bare, small.warm, small.cold, large.bare, large.warm, large.cold);
   notes.push(
-    `summary + last 20, 10k vs 1k messages: ${ratio(large.cold.meanMs, small.cold.meanMs)} cold, ` +
+    `summary + last 20, ${TAIL_SIZES[1] / 1000}k vs ${TAIL_SIZES[0] / 1000}k messages: ${ratio(large.cold.meanMs, small.cold.meanMs)} cold, ` +
       `${ratio(large.warm.meanMs, small.warm.meanMs)} cached (target ≤ 2×); bare ${ratio(large.bare.meanMs, small.bare.meanMs)}`,
   );
 }
@@ -325,13 +331,13 @@ export const suite: BenchSuite = {
     const notes: string[] = [];
     try {
       if (process.env.BENCH_JSONFILE_LIST_ONLY !== '1') await saveAndReadCases(dir, results, notes);
-      const list = await listCase(dir, 10_000);
+      const list = await listCase(dir, LISTED);
       results.push(list.bare, list.ours, list.first);
       notes.push(
-        `newest 50 of 10,000 sessions: ${ratio(list.ours.meanMs, list.bare.meanMs)} the bare stat walk ` +
+        `newest 50 of ${LISTED.toLocaleString('en-US')} sessions: ${ratio(list.ours.meanMs, list.bare.meanMs)} the bare stat walk ` +
           `(target ≤ 1×); the first list in a process walks the folder: ${ratio(list.first.meanMs, list.bare.meanMs)}`,
       );
-      if (process.env.BENCH_JSONFILE_SESSIONS_100K !== '0') {
+      if (LIST_100K) {
         const huge = await listCase(dir, 100_000);
         results.push(huge.bare, huge.ours, huge.first);
         notes.push(

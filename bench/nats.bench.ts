@@ -24,6 +24,7 @@ import {
   storeProcessArgs,
   type TurnWriterResult,
 } from '../test/support/store-process';
+import { benchIterations, benchSize } from './bench-size';
 import { measure, measureEach, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -71,7 +72,7 @@ async function seed(
 }
 
 const WRITERS = 8;
-const TURNS = 100;
+const TURNS = benchSize(100, 5);
 
 /** One bare writer in this process: the minimal correct append loop on a plain JSON array. */
 async function bareWriter(kv: KV, key: string, writer: number): Promise<number> {
@@ -174,7 +175,7 @@ async function contentionCases(backend: NatsBackend, results: BenchResult[], not
   notes.push(
     `${caseName}, one process: agent-memory ${ratio(ours.opsPerSec, bare.opsPerSec)} the bare loop ` +
       `(${(ours.meanMs / 1000).toFixed(2)} s vs ${(bare.meanMs / 1000).toFixed(2)} s a run); ` +
-      `refused ${refused} of ${3 * WRITERS * TURNS} saves; the bare loop retried ${bareRetries} times`,
+      `refused ${refused} of ${benchIterations(3) * WRITERS * TURNS} saves; the bare loop retried ${bareRetries} times`,
   );
 
   // Each turn saved once, refusals counted (the store-process `turn-writer` role).
@@ -223,7 +224,7 @@ async function contentionCases(backend: NatsBackend, results: BenchResult[], not
 }
 
 async function listCases(results: BenchResult[], notes: string[]) {
-  const sizes = [10_000, ...(process.env.BENCH_NATS_100K ? [100_000] : [])];
+  const sizes = [benchSize(10_000, 200), ...(process.env.BENCH_NATS_100K ? [100_000] : [])];
   const bucket = `bench_list_${process.pid}_${Date.now().toString(36)}`;
   const backend = await natsBackend({ servers: NATS_URL, bucket });
   const ourMeans: number[] = [];
@@ -294,8 +295,8 @@ export const suite: BenchSuite = {
     const notes: string[] = [];
     try {
       for (const [size, pool] of [
-        [100, 512],
-        [1000, 64],
+        [100, benchSize(512, 8)],
+        [1000, benchSize(64, 4)],
       ] as const) {
         const caseName = `save one turn, ~${size} messages`;
         const oursIds = await seed(backend, `ours-${size}`, pool, size);

@@ -16,6 +16,7 @@ import { Pool } from 'pg';
 import { assistantMessage, userMessage, type Message } from '@agent-memory/memory';
 import { postgresBackend, type PostgresMemory } from '@agent-memory/memory/postgres';
 import { runTogether, startScript } from '../test/support/child-script';
+import { benchSize, QUICK } from './bench-size';
 import { measure, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -36,10 +37,14 @@ function history(count: number, from = 0): Message[] {
 }
 
 /** Sessions in the listing case. */
-const LISTED = 10_000;
+const LISTED = benchSize(10_000, 1_000);
+
+/** Session sizes of the retrieve cases: 1k, then the large one (10k; quick mode 2k). */
+const SMALL = 1000;
+const LARGE = benchSize(10_000, 2_000);
 
 /** Rounds each comparison runs, alternating the subjects; the best round of each counts. */
-const ROUNDS = 3;
+const ROUNDS = benchSize(3, 1);
 
 /**
  * Measures every subject `ROUNDS` times, taking turns, and keeps each subject's fastest round:
@@ -61,13 +66,13 @@ async function bestOfRounds(
 }
 
 /** Writers and turns of the contention case. */
-const WRITERS = 8;
-const TURNS = 100;
+const WRITERS = benchSize(8, 2);
+const TURNS = benchSize(100, 5);
 /**
  * Saves each writer process makes on a session of its own before the timed 100 in the steady-state
  * round: V8 compiles a hot path with its optimising tiers only after hundreds of calls.
  */
-const WARMUP = 1000;
+const WARMUP = benchSize(1000, 10);
 
 /** Runs `WRITERS` loops of `TURNS` saves at once and returns the wall time in milliseconds. */
 async function contended(
@@ -305,8 +310,8 @@ export const suite: BenchSuite = {
         return Math.max(...runs.map((run) => run.ms));
       };
       for (const { label, warmup, rounds } of [
-        { label: 'fresh', warmup: 0, rounds: 2 },
-        { label: `after ${WARMUP} saves each`, warmup: WARMUP, rounds: 3 },
+        { label: 'fresh', warmup: 0, rounds: QUICK ? 1 : 2 },
+        { label: `after ${WARMUP} saves each`, warmup: WARMUP, rounds: ROUNDS },
       ]) {
         const processCase = `${WRITERS} processes x ${TURNS} turns, one session, ${label}`;
         const procBest = { ours: Infinity, bare: Infinity };
@@ -358,7 +363,7 @@ export const suite: BenchSuite = {
 
       // retrieve
       const retrieveMs: Record<number, number> = {};
-      for (const size of [1000, 10_000]) {
+      for (const size of [SMALL, LARGE]) {
         const id = `retrieve-${size}`;
         const store = (await backend.open(id)) as PostgresMemory;
         for (let from = 0; from < size; from += 1000) await store.save(history(1000, from));
@@ -442,7 +447,7 @@ export const suite: BenchSuite = {
         notes.push(
           `retrieve ${size / 1000}k: agent-memory takes ${ratio(ours.meanMs, bareRetrieve.meanMs)} the time of bare pg; ` +
             `it is ${ratio(full.meanMs, ours.meanMs)} faster than LangChain's full load` +
-            (size === 10_000
+            (size === LARGE
               ? ` (target ≥ 20×: ${full.meanMs >= 20 * ours.meanMs ? 'met' : 'NOT met'})`
               : ''),
         );
@@ -482,8 +487,8 @@ export const suite: BenchSuite = {
           `indexed bare query (target ≤ 1.30×: ${oursList.meanMs <= 1.3 * bareList.meanMs ? 'met' : 'NOT met'}).`,
       );
       notes.push(
-        `retrieve 10k takes ${ratio(retrieveMs[10_000]!, retrieveMs[1000]!)} the time of retrieve 1k ` +
-          `(target ≤ 2×: ${retrieveMs[10_000]! <= 2 * retrieveMs[1000]! ? 'met' : 'NOT met'}): only the ${TAIL} rows after the snapshot are read.`,
+        `retrieve ${LARGE / 1000}k takes ${ratio(retrieveMs[LARGE]!, retrieveMs[SMALL]!)} the time of retrieve 1k ` +
+          `(target ≤ 2×: ${retrieveMs[LARGE]! <= 2 * retrieveMs[SMALL]! ? 'met' : 'NOT met'}): only the ${TAIL} rows after the snapshot are read.`,
         `LangChain's table has no index on session_id (as it creates it) and holds only this bench's sessions.`,
       );
     } finally {

@@ -23,12 +23,15 @@ import {
   type VectorStore,
 } from '@agent-memory/memory/rag';
 import { loadLabelledRecallSet } from '../test/support/recall-quality';
+import { benchSize, QUICK } from './bench-size';
 import { measure, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DIMENSIONS = 128;
-const SIZES = (process.env.BENCH_RAG_SIZES ?? '10000,100000').split(',').map(Number);
-const QUERIES = 100;
+const SIZES = (process.env.BENCH_RAG_SIZES ?? (QUICK ? '2000' : '10000,100000'))
+  .split(',')
+  .map(Number);
+const QUERIES = benchSize(100, 20);
 const K = 10;
 
 /** A seeded PRNG (mulberry32), so every run measures the same data. */
@@ -144,7 +147,7 @@ export const suite: BenchSuite = {
       const set = loadLabelledRecallSet(
         join(__dirname, '../test/fixtures/recall/labelled-recall.json'),
       );
-      const texts = set.messages.slice(0, 64).map((m) => m.text);
+      const texts = set.messages.slice(0, benchSize(64, 16)).map((m) => m.text);
       const offline = new UniversalSentenceEmbedder();
       let started = performance.now();
       await offline.load();

@@ -39,14 +39,15 @@ import { postgresBackend } from '@agent-memory/memory/postgres';
 import { startApiServer } from '../apps/api/src/api.server';
 import { adminRequest } from '../test/support/admin-request';
 import { bareSave } from './jsonfile.bench';
+import { benchSize } from './bench-size';
 import { measureInterleaved, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Turns per subject and round (BENCH_TURNS; the tests run a few). */
-const TURNS = Number(process.env.BENCH_TURNS ?? 500);
+const TURNS = benchSize(500, 4, 'BENCH_TURNS');
 /** Rounds per subject (BENCH_TURN_ROUNDS). */
-const ROUNDS = Number(process.env.BENCH_TURN_ROUNDS ?? 3);
+const ROUNDS = benchSize(3, 1, 'BENCH_TURN_ROUNDS');
 /** The storages to run, comma-separated (BENCH_TURN_STORAGES): `postgres`, `nats`, `jsonfile`. */
 const STORAGES = (process.env.BENCH_TURN_STORAGES ?? 'postgres,nats,jsonfile').split(',');
 const ADMIN_TOKEN = `bench-${randomUUID()}`;
