@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CompactionService, type CompactionJob } from '@agent-memory/memory';
+import { CompactionService, type CompactionJob, type Message } from '@agent-memory/memory';
 import { ApiHttpError } from '../errors/api-http.error';
 
 /** Longest job id looked up (ours are UUIDs). */
@@ -28,9 +28,12 @@ export class CompactionJobsService {
     return (await this.compaction.submit(sessionId, opts)).jobId;
   }
 
-  /** Asks for a threshold check after new messages; it runs off the request path. */
-  afterTurn(sessionId: string): void {
-    this.compaction.afterTurn(sessionId);
+  /**
+   * Asks for a threshold check after new messages; it runs off the request path. Given the saved
+   * messages, the check adds their tokens to the session's last count instead of reading it all.
+   */
+  afterTurn(sessionId: string, saved?: readonly Message[]): void {
+    this.compaction.afterTurn(sessionId, saved);
   }
 
   /**

@@ -99,7 +99,7 @@ export class SessionsService {
     assertSessionId(sessionId);
     const store = await this.backend.open(sessionId);
     const saved = await store.save(messages, idempotencyKey ? { idempotencyKey } : undefined);
-    if (!saved.replayed) this.compactionJobs.afterTurn(sessionId);
+    if (!saved.replayed) this.compactionJobs.afterTurn(sessionId, messages);
     const appended = saved.first === null || saved.last === null ? 0 : saved.last - saved.first + 1;
     return { appended, first: saved.first, last: saved.last, replayed: saved.replayed };
   }

@@ -1,5 +1,10 @@
 import { CompactionShutdownError } from '../core/errors';
-import type { CompactionRequest, CompactionRunner } from './compaction-job.interface';
+import { userMessage } from '../core/message';
+import type {
+  CompactionRequest,
+  CompactionRunner,
+  CompactionTurnHint,
+} from './compaction-job.interface';
 import { CompactionScheduler } from './compaction-scheduler';
 import { SharedCompactionJobs } from './shared-compaction-jobs';
 import type { CompactionResult } from '../core/compaction-job';
@@ -7,10 +12,16 @@ import type { CompactionResult } from '../core/compaction-job';
 /** A runner whose checks wait until the test lets them finish; it records what ran. */
 class HeldRunner implements CompactionRunner {
   readonly started: CompactionRequest[] = [];
+  readonly hints: (CompactionTurnHint | undefined)[] = [];
   private readonly held: Array<(result: CompactionResult) => void> = [];
 
-  run(request: CompactionRequest): Promise<CompactionResult> {
+  run(
+    request: CompactionRequest,
+    _signal: AbortSignal,
+    hint?: CompactionTurnHint,
+  ): Promise<CompactionResult> {
     this.started.push(request);
+    this.hints.push(hint);
     return new Promise((resolve) => this.held.push(resolve));
   }
 
@@ -120,6 +131,25 @@ describe('CompactionScheduler (plain, without Nest)', () => {
     await scheduler.wait(first.jobId);
     await settle();
     expect(runner.started).toHaveLength(2);
+  });
+
+  it("hands a joined check every turn's saved messages, or none once a caller gave none", async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((text) => userMessage(text));
+    const first = scheduler.afterTurn('s.hint', [a!])!;
+    await settle();
+    scheduler.afterTurn('s.hint', [b!]);
+    scheduler.afterTurn('s.hint', [c!]);
+    runner.finishOne();
+    await scheduler.wait(first.jobId);
+    await settle();
+    expect(runner.hints.map((hint) => hint?.added)).toEqual([[a], [b, c]]);
+    scheduler.afterTurn('s.hint', [a!]);
+    scheduler.afterTurn('s.hint');
+    runner.finishOne();
+    await settle();
+    await settle();
+    expect(runner.hints).toHaveLength(3);
+    expect(runner.hints[2]).toBeUndefined();
   });
 
   it('runs at most maxConcurrent checks across sessions', async () => {

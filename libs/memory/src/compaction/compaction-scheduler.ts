@@ -3,6 +3,7 @@ import { CompactionShutdownError } from '../core/errors';
 import { assertSessionId } from '../core/session-id';
 import { settleWithin } from '../core/timeout';
 import type { CompactionJob, CompactionResult } from '../core/compaction-job';
+import type { Message } from '../core/message';
 import {
   consoleCompactionLogger,
   type CompactionJobRef,
@@ -59,6 +60,11 @@ interface JobRecord {
   shared: boolean;
   /** The last write of the job to the shared job store. */
   stored: Promise<void>;
+  /**
+   * The messages saved by the turns this threshold check follows, when every caller that joined
+   * it said (`afterTurn` with messages); null for a check that must read the session.
+   */
+  added: Message[] | null;
 }
 
 interface Lane {
@@ -127,12 +133,15 @@ export class CompactionScheduler {
   /**
    * Schedules a threshold check of the session after a turn and returns at once. A failure is
    * logged (and kept in the job), never thrown.
+   * @param saved the messages the turn saved: with them, an in-process check may add their tokens
+   * to the session's last count instead of reading and counting the whole session (see
+   * `InlineCompactionRunner`); without them, the check reads the session.
    * @returns the job, or null during shutdown (nothing was scheduled).
    * @throws InvalidSessionIdError for an invalid id.
    */
-  afterTurn(sessionId: string): CompactionJobRef | null {
+  afterTurn(sessionId: string, saved?: readonly Message[]): CompactionJobRef | null {
     if (this.stopping) return null;
-    return this.add(sessionId, {}, true);
+    return this.add(sessionId, {}, true, saved ? [...saved] : null);
   }
 
   /**
@@ -245,6 +254,7 @@ export class CompactionScheduler {
     sessionId: string,
     opts: CompactionRunOptions,
     background: boolean,
+    added: Message[] | null = null,
   ): CompactionJobRef {
     assertSessionId(sessionId);
     const force = opts.force === true;
@@ -258,11 +268,14 @@ export class CompactionScheduler {
       (queued) => queued.job.force === force && queued.job.dryRun === dryRun,
     );
     if (same) {
+      // The joined check covers every turn's messages, or reads the session if one did not say.
+      same.added = same.added && added ? same.added.concat(added) : null;
       same.background &&= background;
       if (!background && !same.shared) this.share(same);
       return { jobId: same.job.id };
     }
     const record = this.createRecord(sessionId, force, dryRun, background);
+    record.added = added;
     if (!background) this.share(record);
     lane.queue.push(record);
     this.markReady(lane);
@@ -295,6 +308,7 @@ export class CompactionScheduler {
       background,
       shared: false,
       stored: Promise.resolve(),
+      added: null,
       settle: (result, error) => {
         record.job.finishedAt = this.now().toISOString();
         if (result) {
@@ -386,7 +400,11 @@ export class CompactionScheduler {
   private async execute(record: JobRecord, signal: AbortSignal): Promise<void> {
     const { sessionId, force, dryRun } = record.job;
     try {
-      record.settle(await this.runner.run({ sessionId, force, dryRun }, signal));
+      const { added } = record;
+      record.added = null;
+      record.settle(
+        await this.runner.run({ sessionId, force, dryRun }, signal, added ? { added } : undefined),
+      );
     } catch (error) {
       record.settle(null, error);
       if (record.background) {

@@ -14,7 +14,7 @@ import {
   loadedSession,
   type LoadedSession,
 } from './nats-session-value';
-import { isPlainLog, mayHaveLostKeyMarks } from '../core/session-document';
+import { EMPTY_DOCUMENT, isPlainLog, mayHaveLostKeyMarks } from '../core/session-document';
 import {
   bucketMaxValueSize,
   casMessageId,
@@ -100,6 +100,24 @@ export class NatsSessionWriter {
    */
   async loadSession(): Promise<LoadedSession> {
     const entry = await natsRequest('read', this.sessionId, () => this.kv.get(this.sessionId));
+    const known = this.known;
+    if (
+      known &&
+      known.doc !== EMPTY_DOCUMENT &&
+      entry?.operation === 'PUT' &&
+      entry.revision === known.revision
+    ) {
+      // The revision this process last wrote or read: a KV revision is one stored value, so its
+      // decoded (frozen) document stands, without parsing and freezing the whole log again. (An
+      // empty document may stand for a value read as absent: that one is decoded again.)
+      return {
+        doc: known.doc,
+        revision: known.revision,
+        exists: true,
+        updatedAt: entry.created,
+        ...(known.keyCopyStale ? { keyCopyStale: true } : {}),
+      };
+    }
     let loaded = loadedSession(this.sessionId, entry);
     if (mayHaveLostKeyMarks(loaded.doc)) {
       const sidecar = await natsRequest('read', this.sessionId, () =>

@@ -176,6 +176,27 @@ describe('NatsMemory', () => {
     expect((await backend.inspect(id))!.updatedAt).toBe(entry!.created.toISOString());
   });
 
+  it('reads back the revision it wrote without decoding it again, and any other revision afresh', async () => {
+    const id = newId();
+    const store = await backend.open(id);
+    await store.save(conversation(2));
+    const first = await store.retrieve();
+    const again = await store.retrieve();
+    expect(texts(again)).toEqual(texts(conversation(2)));
+    // The same decoded (frozen) messages: the log was not parsed again.
+    expect(again[0]).toBe(first[0]);
+    // Another writer (Phero's plain array) and an emptied value: read as they are now.
+    await kv.put(
+      id,
+      JSON.stringify([{ role: 'user', parts: [{ type: 'text', text: 'rewritten elsewhere' }] }]),
+    );
+    expect(texts(await store.retrieve())).toEqual(['rewritten elsewhere']);
+    await kv.put(id, '');
+    expect(await store.retrieve()).toEqual([]);
+    expect(await store.retrieve()).toEqual([]);
+    expect(await backend.inspect(id)).toBeNull();
+  });
+
   it('raises CorruptSessionError for a value that does not decode, and never overwrites it', async () => {
     const id = newId();
     const revision = await kv.put(id, '{"messages": [{"role": "robot"}]}');

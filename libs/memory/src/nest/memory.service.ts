@@ -86,7 +86,7 @@ export class MemoryService {
           `turn on session "${sessionId}" failed and its messages were not saved: ${saveError.message}`,
         );
       } else {
-        this.compaction.afterTurn(sessionId);
+        this.compaction.afterTurn(sessionId, partial);
       }
       throw error;
     }
@@ -95,7 +95,7 @@ export class MemoryService {
     if (saveError) {
       return { answer: output.answer, saved, idempotencyKey, saveError, compaction: null };
     }
-    const compaction = this.compaction.afterTurn(sessionId);
+    const compaction = this.compaction.afterTurn(sessionId, saved);
     return { answer: output.answer, saved, idempotencyKey, result, compaction };
   }
 
