@@ -40,7 +40,7 @@ export class McpHttpService {
       tokenCounter: this.tokens,
       compact: (sessionId, opts) => this.compaction.compact(sessionId, opts),
       compactionThresholdTokens: this.compaction.thresholdTokens,
-      afterAppend: (sessionId) => this.compactionJobs.afterTurn(sessionId),
+      afterAppend: (sessionId, _result, saved) => this.compactionJobs.afterTurn(sessionId, saved),
       authorize: ({ tool }) => {
         const needed = mcpToolRole(tool);
         if (!roleAllows(identity.role, needed)) {

@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SUMMARY_PREFIX, simpleBackend, userMessage, type MemoryBackend } from '..';
+import { SUMMARY_PREFIX, simpleBackend, textContent, userMessage, type MemoryBackend } from '..';
 import { HashedNgramEmbedder, InMemoryVectorStore, withRecall, type RecallBackend } from '../rag';
 import {
   createMemoryMcpServer,
@@ -50,13 +50,15 @@ describe('createMemoryMcpServer over the in-process store', () => {
   let backend: MemoryBackend;
   let client: Client;
   let close: () => Promise<void>;
-  const appended: string[] = [];
+  /** Each afterAppend call: the session and the texts of the messages it stored. */
+  const appended: Array<[string, string[]]> = [];
   beforeEach(async () => {
     backend = simpleBackend({ capacity: 1000 });
     appended.length = 0;
     ({ client, close } = await connect(backend, {
       compactionThresholdTokens: 50,
-      afterAppend: (id) => appended.push(id),
+      afterAppend: (id, _result, saved) =>
+        appended.push([id, saved.map((message) => textContent(message))]),
     }));
   });
   afterEach(async () => {
@@ -112,7 +114,7 @@ describe('createMemoryMcpServer over the in-process store', () => {
     const result = saved.structuredContent as { first: number; last: number; replayed: boolean };
     expect(result).toEqual({ first: expect.any(Number), last: result.first + 1, replayed: false });
     expect(JSON.parse((saved.content[0] as { text: string }).text)).toEqual(result);
-    expect(appended).toEqual(['chat.1']);
+    expect(appended).toEqual([['chat.1', ['Book a table for two', 'Booked for 8 pm.']]]);
 
     const page1 = await call(client, 'read_messages', { sessionId: 'chat.1', limit: 1 });
     const first = page1.structuredContent as { items: { cursor: number }[]; next: number };
@@ -152,7 +154,7 @@ describe('createMemoryMcpServer over the in-process store', () => {
     const again = (await call(client, 'append_messages', args)).structuredContent;
     expect(again).toEqual({ ...first, replayed: true });
     expect((await backend.inspect('s1'))!.messages).toBe(1);
-    expect(appended).toEqual(['s1']);
+    expect(appended).toEqual([['s1', ['hello']]]);
     const reused = await call(client, 'append_messages', {
       ...args,
       messages: [{ role: 'user', text: 'other' }],

@@ -18,6 +18,7 @@ import type { CompactionResult } from '../core/compaction-job';
 import { DEFAULT_COMPACTION_THRESHOLD_TOKENS } from '../core/defaults';
 import { InvalidMessageError, InvalidQueryError } from '../core/errors';
 import type { Entry, SaveResult, SessionStore } from '../core/memory.interface';
+import type { Message } from '../core/message';
 import { assertSessionId } from '../core/session-id';
 import { ExtractiveSummarizer } from '../compaction/extractive.summarizer';
 import { SummaryCompactor } from '../compaction/summary-compactor';
@@ -91,8 +92,11 @@ export interface MemoryMcpServerOptions {
    * answers `INTERNAL_ERROR` without its text (which may name hosts or paths); log it here.
    */
   onError?: (error: unknown, call: MemoryMcpToolCall) => void;
-  /** Called after `append_messages` stored a new batch (not on a replay), e.g. to schedule compaction. */
-  afterAppend?: (sessionId: string, result: SaveResult) => void;
+  /**
+   * Called after `append_messages` stored a new batch (not on a replay) with the messages stored,
+   * e.g. to schedule compaction (`MemoryCompaction.afterTurn(sessionId, saved)`).
+   */
+  afterAppend?: (sessionId: string, result: SaveResult, saved: readonly Message[]) => void;
 }
 
 function sessionNotFound(sessionId: string): MemoryMcpToolError {
@@ -244,11 +248,12 @@ export function createMemoryMcpServer(
         }
         assertSessionId(sessionId);
         const store = await backend.open(sessionId);
+        const saved = messages.map(asMessage);
         const result = await store.save(
-          messages.map(asMessage),
+          saved,
           idempotencyKey !== undefined ? { idempotencyKey } : undefined,
         );
-        if (!result.replayed) opts.afterAppend?.(sessionId, result);
+        if (!result.replayed) opts.afterAppend?.(sessionId, result, saved);
         return result;
       }),
     search_memory: ({ query, sessionId, resource, limit }, { signal }) =>
