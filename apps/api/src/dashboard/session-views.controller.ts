@@ -11,13 +11,12 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { assertSessionId } from '@agent-memory/memory';
+import { assertSessionId, sessionMarkdown } from '@agent-memory/memory';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { invalidField } from '../errors/api-http.error';
 import { ApiErrorDto } from '../errors/api-error.dto';
 import { parseMessagesQuery } from '../sessions/session-request.parsers';
 import type { ContextTokens, SessionContext, TranscriptPage } from '@agent-memory/api-contract';
-import { sessionExportMarkdown } from './session-export.markdown';
 import { SessionViewsService } from './session-views.service';
 
 /** Most sessions one `GET /api/context-tokens` counts. */
@@ -127,7 +126,14 @@ export class SessionViewsController {
     const doc = await this.views.export(id);
     res.setHeader('content-disposition', `attachment; filename="${id}.${kind}"`);
     if (kind === 'md') {
-      res.type('text/markdown; charset=utf-8').send(sessionExportMarkdown(doc));
+      res.type('text/markdown; charset=utf-8').send(
+        sessionMarkdown({
+          info: doc.session,
+          snapshot: doc.snapshot,
+          entries: doc.messages,
+          exportedAt: doc.exportedAt,
+        }),
+      );
     } else {
       res.type('application/json; charset=utf-8').send(JSON.stringify(doc, null, 2));
     }

@@ -25,6 +25,7 @@ export * from './tool-pairing';
 export * from './backend.interface';
 export { assertResource } from './session-list';
 export { sameSessionState } from './session-info';
+export { sessionMarkdown, type SessionMarkdownInput } from './session-markdown';
 export * from './llm-client.interface';
 export * from './compaction-job';
 export * from './compaction-job-store.interface';

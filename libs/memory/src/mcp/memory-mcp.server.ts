@@ -19,6 +19,7 @@ import { DEFAULT_COMPACTION_THRESHOLD_TOKENS } from '../core/defaults';
 import { InvalidMessageError, InvalidQueryError } from '../core/errors';
 import type { Entry, SaveResult, SessionStore } from '../core/memory.interface';
 import type { Message } from '../core/message';
+import { sessionMarkdown } from '../core/session-markdown';
 import { assertSessionId } from '../core/session-id';
 import { ExtractiveSummarizer } from '../compaction/extractive.summarizer';
 import { SummaryCompactor } from '../compaction/summary-compactor';
@@ -55,7 +56,6 @@ import {
   MCP_TRANSCRIPT_PAGE_SIZE,
 } from './memory-mcp.limits';
 import { packageVersion } from './package-version';
-import { sessionTranscriptMarkdown } from './session-transcript.markdown';
 
 /** One JSON Schema validator for every server of the process (see `createMemoryMcpServer`). */
 let schemaValidator: AjvJsonSchemaValidator | undefined;
@@ -349,9 +349,19 @@ export function createMemoryMcpServer(
       entries.push(...page);
       if (page.length < limit) break;
     }
+    const last = entries.at(-1)?.cursor;
     const truncated =
       entries.length === MCP_MAX_TRANSCRIPT_MESSAGES && info.stored > entries.length;
-    return sessionTranscriptMarkdown(info, snapshot, entries, truncated);
+    return sessionMarkdown({
+      info,
+      snapshot,
+      entries,
+      ...(truncated
+        ? {
+            footer: `*The log continues after #${last}: ${info.stored - entries.length} more messages (the tool read_messages with after ${last} reads them).*`,
+          }
+        : {}),
+    });
   }
 
   // The SDK's own `resources/list` asks a template for every resource at once; sessions are
