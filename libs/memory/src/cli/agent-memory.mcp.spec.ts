@@ -4,7 +4,6 @@
  * the server's variables; what the tools write is in the store, what the store holds is in the
  * tools and resources, and stdout carries nothing but the protocol.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,9 +21,12 @@ import { postgresBackend } from '@agent-memory/memory/postgres';
 import { TestBuckets } from '@agent-memory/test-support/nats';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
 import { testNatsUrl } from '@agent-memory/test-support/services';
-
-const REPO_ROOT = join(__dirname, '../../../..');
-const CLI = join(__dirname, 'agent-memory.ts');
+import {
+  AGENT_MEMORY_CLI,
+  REPO_ROOT,
+  cliBaseEnv,
+  runAgentMemory,
+} from '@agent-memory/test-support/agent-memory-cli';
 
 interface Session {
   client: Client;
@@ -36,12 +38,11 @@ interface Session {
 
 /** Spawns `agent-memory mcp <args>` with `env` on a clean environment and connects a client. */
 async function startMcp(args: string[], env: Record<string, string> = {}): Promise<Session> {
-  const { DATABASE_URL: _, MEMORY_BACKEND: __, MEMORY_DIR: ___, ...base } = process.env;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['-r', '@swc-node/register', CLI, 'mcp', ...args],
+    args: ['-r', '@swc-node/register', AGENT_MEMORY_CLI, 'mcp', ...args],
     cwd: REPO_ROOT,
-    env: { ...(base as Record<string, string>), ...env },
+    env: { ...cliBaseEnv(), ...env },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -149,26 +150,8 @@ it('serves a NATS bucket chosen by --backend, --nats-url and --bucket', async ()
   }
 }, 60_000);
 
-/** Runs the command with `input` on stdin, then closes stdin; resolves with its exit. */
-function runToExit(
-  args: string[],
-  input = '',
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { DATABASE_URL: _, MEMORY_BACKEND: __, MEMORY_DIR: ___, ...env } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', CLI, 'mcp', ...args], {
-      cwd: REPO_ROOT,
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+/** Runs `agent-memory mcp <args>` with `input` on stdin, then closes stdin. */
+const runToExit = (args: string[], input = '') => runAgentMemory(['mcp', ...args], { input });
 
 it('answers on stdout only in protocol, and exits 0 once stdin closes, closing the store', async () => {
   const ping = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`;

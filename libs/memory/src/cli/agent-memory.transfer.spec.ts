@@ -2,7 +2,6 @@
  * `agent-memory export` and `import` as a user runs them: the command in its own process, JSON
  * Lines through its stdout and stdin, the store chosen by flags or the server's variables.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,44 +15,18 @@ import {
 import { postgresBackend } from '@agent-memory/memory/postgres';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
 
-const REPO_ROOT = join(__dirname, '../../../..');
-const CLI = join(__dirname, 'agent-memory.ts');
+import { REPO_ROOT, runAgentMemory } from '@agent-memory/test-support/agent-memory-cli';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Makes `typeorm`, `pg` and `nats` impossible to find in the command's process. */
+/** Hides `typeorm`, `pg` and `nats` from the command, as where they are not installed. */
 const HIDE_DRIVERS = ['-r', join(REPO_ROOT, 'test/support/hide-packages.hook.ts')];
 
-/**
- * Runs the command with `args`, `env` added to a clean environment, and `input` on stdin;
- * `nodeArgs` go to Node before the command (a `--require` hook).
- */
-function agentMemory(
+/** Positional form of {@link runAgentMemory}, as the cases below call it. */
+const agentMemory = (
   args: string[],
   env: Record<string, string> = {},
   input = '',
   nodeArgs: string[] = [],
-): Promise<Run> {
-  const { DATABASE_URL: _, MEMORY_BACKEND: __, MEMORY_DIR: ___, ...base } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', ...nodeArgs, CLI, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...base, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+) => runAgentMemory(args, { env, input, nodeArgs });
 
 const schemas = new TestSchemas('pgcli');
 const root = mkdtempSync(join(tmpdir(), 'agent-memory-cli-transfer-'));

@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { Agent, MCPServerStdio, OpenAIProvider, run, setTracingDisabled } from '@openai/agents';
 import { jsonFileBackend, textContent, userMessage, type MemoryBackend } from '..';
+import {
+  AGENT_MEMORY_CLI,
+  REPO_ROOT,
+  cliBaseEnv,
+} from '@agent-memory/test-support/agent-memory-cli';
 
 setTracingDisabled(true);
-
-const REPO_ROOT = join(__dirname, '../../../..');
-const CLI = join(__dirname, '../cli/agent-memory.ts');
 
 interface WireTool {
   type: string;
@@ -29,13 +31,21 @@ describe('an OpenAI Agents SDK loop over agent-memory mcp (stdio)', () => {
     llm = await startFakeLlm();
     dir = mkdtempSync(join(tmpdir(), 'agent-memory-mcp-loop-'));
     backend = jsonFileBackend({ dir });
-    const { DATABASE_URL: _, MEMORY_BACKEND: __, ...env } = process.env;
     memory = new MCPServerStdio({
       name: 'memory',
       command: process.execPath,
-      args: ['-r', '@swc-node/register', CLI, 'mcp', '--backend', 'jsonfile', '--dir', dir],
+      args: [
+        '-r',
+        '@swc-node/register',
+        AGENT_MEMORY_CLI,
+        'mcp',
+        '--backend',
+        'jsonfile',
+        '--dir',
+        dir,
+      ],
       cwd: REPO_ROOT,
-      env: env as Record<string, string>,
+      env: cliBaseEnv(),
     });
     await memory.connect();
   }, 60_000);
