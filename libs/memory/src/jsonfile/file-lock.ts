@@ -39,16 +39,25 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const lockPath = `${path}.lock`;
   const owner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  const started = Date.now();
   await acquire(session, lockPath, owner);
   try {
     return await fn();
   } finally {
-    // Remove the lock only while it is still ours.
-    if ((await readlink(lockPath).catch(() => null)) === owner) {
+    // Remove the lock only while it is still ours. Only a lock at least LOCK_STALE_MS old is
+    // ever taken from a live holder (one of another host), so a lock let go well before that
+    // is known to be ours without reading it back.
+    if (
+      Date.now() - started < SURELY_OWN_MS ||
+      (await readlink(lockPath).catch(() => null)) === owner
+    ) {
       await unlink(lockPath).catch(() => undefined);
     }
   }
 }
+
+/** A lock held for less than this is still its holder's: half of {@link LOCK_STALE_MS}, for clock drift. */
+const SURELY_OWN_MS = LOCK_STALE_MS / 2;
 
 async function acquire(session: string, lockPath: string, owner: string): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
