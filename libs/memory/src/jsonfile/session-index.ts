@@ -8,7 +8,7 @@ import { writeAll } from './write-all';
 
 /**
  * The folder's session index: `_index`, one line `<id>\t<mtime ms>` per write (or `<id>\t-` when
- * a session was removed), appended by every process that writes a session there, after it let go
+ * a session was removed), appended by every process that writes a session there, as it lets go
  * of the session's lock. The first list of the folder creates it (a folder never listed has none). It is a cache of the session files' modification times: a reader keeps
  * the latest time of each session in memory, reads only the lines added since its last look, and
  * so lists the newest sessions without a `stat` of every file. The files stay the truth:
