@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex12 } from './random-hex';
 import type { Stats } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -44,7 +44,7 @@ export async function writeFileAtomic(
 ): Promise<Stats | null> {
   const dir = dirname(path);
   // Starts with a dot and ends in .tmp: never mistaken for a session file.
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomHex12()}.tmp`);
   const durable = opts.durable !== false;
   // The folder is opened while the file is written, so its fsync after the rename waits for no
   // open; the handle is closed on every path below.

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex12 } from './random-hex';
 import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -39,7 +39,7 @@ export async function withFileLock<T>(
   opts: WithFileLockOptions = {},
 ): Promise<T> {
   const lockPath = `${path}.lock`;
-  const owner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  const owner = `${HOST}:${process.pid}:${randomHex12()}`;
   const started = Date.now();
   await acquire(session, lockPath, owner);
   let release: Promise<void> | null = null;
@@ -114,7 +114,7 @@ export async function removeIfAbandoned(lockPath: string): Promise<boolean> {
   if (seen === null) return true;
   if (!seen.abandoned) return false;
   const guard = `${lockPath}.takeover`;
-  const guardOwner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  const guardOwner = `${HOST}:${process.pid}:${randomHex12()}`;
   try {
     await symlink(guardOwner, guard);
   } catch (error) {
