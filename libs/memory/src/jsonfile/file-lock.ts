@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex12 } from './random-hex';
 import { lstat, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -36,19 +36,51 @@ export async function withFileLock<T>(
   session: string,
   path: string,
   fn: () => Promise<T>,
+  opts: WithFileLockOptions = {},
 ): Promise<T> {
   const lockPath = `${path}.lock`;
-  const owner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  const owner = `${HOST}:${process.pid}:${randomHex12()}`;
+  const started = Date.now();
   await acquire(session, lockPath, owner);
+  let release: Promise<void> | null = null;
   try {
-    return await fn();
-  } finally {
-    // Remove the lock only while it is still ours.
-    if ((await readlink(lockPath).catch(() => null)) === owner) {
-      await unlink(lockPath).catch(() => undefined);
+    const result = await fn();
+    if (opts.afterwards) {
+      release = releaseLock(lockPath, owner, started);
+      const [released, after] = await Promise.allSettled([release, opts.afterwards()]);
+      if (released.status === 'rejected') throw released.reason;
+      if (after.status === 'rejected') throw after.reason;
     }
+    return result;
+  } finally {
+    if (!release) await releaseLock(lockPath, owner, started);
   }
 }
+
+/** Options of {@link withFileLock}. */
+export interface WithFileLockOptions {
+  /**
+   * Run once `fn` succeeded, at the same time as the lock is removed (one wait instead of two);
+   * its failure is the call's. For work that needs no exclusion, such as a note to a cache.
+   */
+  afterwards?: () => Promise<void>;
+}
+
+/** Removes the lock at `lockPath` if it is still `owner`'s (taken at `started`). */
+async function releaseLock(lockPath: string, owner: string, started: number): Promise<void> {
+  // Remove the lock only while it is still ours. Only a lock at least LOCK_STALE_MS old is ever
+  // taken from a live holder (one of another host), so a lock let go well before that is known
+  // to be ours without reading it back.
+  if (
+    Date.now() - started < SURELY_OWN_MS ||
+    (await readlink(lockPath).catch(() => null)) === owner
+  ) {
+    await unlink(lockPath).catch(() => undefined);
+  }
+}
+
+/** A lock held for less than this is still its holder's: half of {@link LOCK_STALE_MS}, for clock drift. */
+const SURELY_OWN_MS = LOCK_STALE_MS / 2;
 
 async function acquire(session: string, lockPath: string, owner: string): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -82,7 +114,7 @@ export async function removeIfAbandoned(lockPath: string): Promise<boolean> {
   if (seen === null) return true;
   if (!seen.abandoned) return false;
   const guard = `${lockPath}.takeover`;
-  const guardOwner = `${HOST}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  const guardOwner = `${HOST}:${process.pid}:${randomHex12()}`;
   try {
     await symlink(guardOwner, guard);
   } catch (error) {

@@ -5,7 +5,7 @@
  * than the store show up (or go) too.
  */
 import { jsonFileBackend, userMessage, type SessionInfo } from '@agent-memory/memory';
-import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTogether, startScript } from '@agent-memory/test-support/child-script';
@@ -122,4 +122,20 @@ describe('JSON-file session index across processes', () => {
     unlinkSync(join(dir, 'ours.json'));
     expect((await lister.list({})).items.map((i) => i.id)).toEqual(['phero']);
   }, 60_000);
+
+  it('notes a save to the index at once after a list of the same process created it', async () => {
+    const backend = jsonFileBackend({ dir });
+    try {
+      // The first save finds no index (nobody listed the folder yet): nothing to note to.
+      await (await backend.open('early')).save([userMessage('first')]);
+      await backend.list({});
+      const created = readFileSync(join(dir, '_index'), 'utf8');
+      await (await backend.open('late')).save([userMessage('second')]);
+      // Within the second a missing index is not looked for again, yet this save is noted.
+      const appended = readFileSync(join(dir, '_index'), 'utf8').slice(created.length);
+      expect(appended).toMatch(/^late\t\d+\n$/);
+    } finally {
+      await backend.close();
+    }
+  });
 });

@@ -385,11 +385,17 @@ export class JsonFileMemory implements SessionStore {
   ): Promise<T> {
     throwIfAborted(opts);
     const attempt = () =>
-      withFileLock(this.sessionId, this.path, async () => {
-        const state = await this.files.load(this.sessionId, this.path);
-        throwIfAborted(opts);
-        return change(state);
-      });
+      withFileLock(
+        this.sessionId,
+        this.path,
+        async () => {
+          const state = await this.files.load(this.sessionId, this.path);
+          throwIfAborted(opts);
+          return change(state);
+        },
+        // The index note needs no lock: written while the lock is removed.
+        { afterwards: () => this.noteWritten() },
+      );
     return asFileStoreErrors(operation, this.sessionId, async () => {
       let result: T;
       try {
@@ -402,12 +408,11 @@ export class JsonFileMemory implements SessionStore {
         await mkdir(dirname(this.path), { recursive: true });
         result = await attempt();
       }
-      await this.noteWritten();
       return result;
     });
   }
 
-  /** Tells the folder's session index (after the lock is gone: see `SessionIndex`). */
+  /** Tells the folder's session index (as the lock is removed: see `SessionIndex`). */
   private noteWritten(): Promise<void> {
     return noteSessionWritten(dirname(this.path), this.sessionId, this.path);
   }

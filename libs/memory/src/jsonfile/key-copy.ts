@@ -46,6 +46,7 @@ export async function writeKeyCopy(
 ): Promise<void> {
   await writeFileAtomic(keyCopyPathOf(path), encodeKeySidecar([...keys.values()]), {
     durable: false,
+    stat: false,
   });
 }
 

@@ -1,6 +1,6 @@
 import { open, readdir, rename, unlink, utimes } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomHex12 } from './random-hex';
 import { CorruptSessionError, SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
@@ -408,10 +408,7 @@ export class SessionFiles {
     const size = logBytes + Buffer.byteLength(headText);
     this.assertSize(session, size);
     const logPath = join(dirname(path), name);
-    const temp = join(
-      dirname(path),
-      `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
-    );
+    const temp = join(dirname(path), `.${name}.${process.pid}.${randomHex12()}.tmp`);
     let renamed = false;
     try {
       const handle = await open(temp, 'wx');

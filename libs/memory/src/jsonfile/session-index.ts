@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readdir, stat, unlink } from 'node:fs/promises';
+import { open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListPosition } from '../core/session-list';
 import { isValidSessionId } from '../core/session-id';
@@ -8,7 +8,7 @@ import { writeAll } from './write-all';
 
 /**
  * The folder's session index: `_index`, one line `<id>\t<mtime ms>` per write (or `<id>\t-` when
- * a session was removed), appended by every process that writes a session there, after it let go
+ * a session was removed), appended by every process that writes a session there, as it lets go
  * of the session's lock. The first list of the folder creates it (a folder never listed has none). It is a cache of the session files' modification times: a reader keeps
  * the latest time of each session in memory, reads only the lines added since its last look, and
  * so lists the newest sessions without a `stat` of every file. The files stay the truth:
@@ -34,19 +34,37 @@ const MIN_COMPACT_BYTES = 1 << 20;
 const lastNoted = new Map<string, string>();
 const MAX_REMEMBERED = 10_000;
 
+/**
+ * How long a folder found without an index is not looked at again by the writes of this process
+ * (a list in this process that creates it ends that at once). A write not noted meanwhile is no
+ * loss: it renamed a file in the folder, so the folder is newer than the index, and another
+ * process's next list walks the folder.
+ */
+const ABSENT_INDEX_RECHECK_MS = 1_000;
+/** Per folder, when this process last found it without an index. */
+const absentSince = new Map<string, number>();
+
 /** Appends that `id` was written (its file's mtime now) or, when its file is gone, removed. */
 export async function noteSessionWritten(dir: string, id: string, path: string): Promise<void> {
-  const s = await stat(path).catch(() => null);
+  const absent = absentSince.get(dir);
+  // A folder nobody lists has no index: the common case is settled without a failing open,
+  // whose error costs more than the call itself.
+  const skip = absent !== undefined && Date.now() - absent < ABSENT_INDEX_RECHECK_MS;
+  // The stat and the open run at once (two threads of the pool): one wait instead of two.
+  const [s, handle] = await Promise.all([
+    stat(path).catch(() => null),
+    // Only to an index a list created (a folder nobody lists gets none); the index is a cache: a
+    // failed append is healed by the next walk.
+    skip ? null : openIndex(dir),
+  ]);
   // `mtime` (Node rounds `mtimeMs` to it), not `mtimeMs`: the time a read of the file reports.
   const value = s ? String(s.mtime.getTime()) : '-';
-  if (lastNoted.get(path) === value) return;
+  if (lastNoted.get(path) === value) {
+    await handle?.close();
+    return;
+  }
   if (lastNoted.size >= MAX_REMEMBERED) lastNoted.clear();
   lastNoted.set(path, value);
-  // Only to an index a list created (a folder nobody lists gets none); the index is a cache: a
-  // failed append is healed by the next walk.
-  const handle = await open(join(dir, INDEX_FILE), constants.O_WRONLY | constants.O_APPEND).catch(
-    () => null,
-  );
   if (!handle) return;
   try {
     await writeAll(handle, Buffer.from(`${id}\t${value}\n`));
@@ -56,6 +74,21 @@ export async function noteSessionWritten(dir: string, id: string, path: string):
     await unlink(join(dir, INDEX_FILE)).catch(() => undefined);
   } finally {
     await handle.close();
+  }
+}
+
+/** The folder's index opened for appending; null when there is none (remembered a while). */
+async function openIndex(dir: string): Promise<FileHandle | null> {
+  try {
+    const handle = await open(join(dir, INDEX_FILE), constants.O_WRONLY | constants.O_APPEND);
+    absentSince.delete(dir);
+    return handle;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (absentSince.size >= MAX_REMEMBERED) absentSince.clear();
+      absentSince.set(dir, Date.now());
+    }
+    return null;
   }
 }
 
@@ -191,6 +224,8 @@ export class SessionIndex {
     let text = '';
     for (const [id, ms] of found) text += `${id}\t${ms}\n`;
     await writeFileAtomic(this.path, text);
+    // The writes of this process note to it from now on.
+    absentSince.delete(this.dir);
     const [index, folder] = await Promise.all([stat(this.path), stat(this.dir)]);
     this.inode = index.ino;
     this.offset = text.length;
