@@ -11,6 +11,7 @@ import {
   SessionChangedError,
   userMessage,
   type MemoryBackend,
+  type Message,
   type RetentionPolicy,
   type RetentionSweeperOptions,
 } from '@agent-memory/memory';
@@ -254,22 +255,10 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       const b = await backend();
       const id = await sessionWith(b, 1);
       const other = await replica(b);
-      let wrote = false;
       // The sweep's last look at the session (inspect, just before deleting) is answered, then
       // another writer appends before the sweep acts on that answer.
-      const racing: MemoryBackend = new Proxy(b, {
-        get(target, property, receiver) {
-          if (property !== 'inspect') return Reflect.get(target, property, receiver);
-          return async (sessionId: string) => {
-            const info = await target.inspect(sessionId);
-            if (!wrote) {
-              wrote = true;
-              await (await other.open(sessionId)).save([userMessage('late but acknowledged')]);
-            }
-            return info;
-          };
-        },
-      });
+      const race = writeAfterFirstInspect(b, other, userMessage('late but acknowledged'));
+      const racing = race.backend;
 
       const result = await sweeper(
         racing,
@@ -277,7 +266,7 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
         Date.now() + 60 * SECOND_MS,
       ).sweep();
 
-      expect(wrote).toBe(true);
+      expect(race.wrote()).toBe(true);
       expect(result.expired).toEqual([]);
       const entries = await (await b.open(id)).entries();
       expect(entries.map((e) => e.message)).toEqual([
@@ -299,20 +288,8 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       const id = await sessionWith(b, 3);
       await (await b.open(id)).saveSnapshot({ summary: 'three questions' }, 4, null);
       const other = await replica(b, { pruneCompacted: false });
-      let wrote = false;
-      const racing: MemoryBackend = new Proxy(b, {
-        get(target, property, receiver) {
-          if (property !== 'inspect') return Reflect.get(target, property, receiver);
-          return async (sessionId: string) => {
-            const info = await target.inspect(sessionId);
-            if (!wrote) {
-              wrote = true;
-              await (await other.open(sessionId)).save([userMessage('back again')]);
-            }
-            return info;
-          };
-        },
-      });
+      const race = writeAfterFirstInspect(b, other, userMessage('back again'));
+      const racing = race.backend;
 
       const result = await sweeper(
         racing,
@@ -320,7 +297,7 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
         Date.now() + 60 * SECOND_MS,
       ).sweep();
 
-      expect(wrote).toBe(true);
+      expect(race.wrote()).toBe(true);
       expect(result.expired).toEqual([]);
       const store = await b.open(id);
       expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -366,4 +343,30 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       );
     });
   });
+}
+
+/**
+ * `backend` as a sweep sees it, with a race forced: the first `inspect` is answered, then `other`
+ * saves `message` into that session before the caller acts on the answer.
+ */
+function writeAfterFirstInspect(
+  backend: MemoryBackend,
+  other: MemoryBackend,
+  message: Message,
+): { backend: MemoryBackend; wrote: () => boolean } {
+  let wrote = false;
+  const racing: MemoryBackend = new Proxy(backend, {
+    get(target, property, receiver) {
+      if (property !== 'inspect') return Reflect.get(target, property, receiver);
+      return async (sessionId: string) => {
+        const info = await target.inspect(sessionId);
+        if (!wrote) {
+          wrote = true;
+          await (await other.open(sessionId)).save([message]);
+        }
+        return info;
+      };
+    },
+  });
+  return { backend: racing, wrote: () => wrote };
 }
