@@ -33,7 +33,7 @@ const BY_PACKAGE_NAME = {
 };
 
 /**
- * What each folder of libs/memory/src may import besides itself. core is the contract; tokens and
+ * What each folder of libs/memory/src may import besides itself. core is the contract; token-count and
  * pg-errors are driver-free helpers; compaction is plain code; the backends and satellites (simple,
  * jsonfile, postgres, nats, rag, observability) and the SDK adapters (openai, ai-sdk, langchain,
  * openai-agents)
@@ -42,9 +42,9 @@ const BY_PACKAGE_NAME = {
  */
 const LAYERS = {
   core: [],
-  tokens: ['core'],
+  'token-count': ['core'],
   'pg-errors': ['core'],
-  compaction: ['core', 'tokens', 'openai'],
+  compaction: ['core', 'token-count', 'openai'],
   simple: ['core'],
   jsonfile: ['core'],
   postgres: ['core', 'pg-errors'],
@@ -55,11 +55,11 @@ const LAYERS = {
   'ai-sdk': ['core'],
   langchain: ['core'],
   'openai-agents': ['core'],
-  mcp: ['core', 'tokens', 'compaction', 'rag'],
+  mcp: ['core', 'token-count', 'compaction', 'rag'],
   transfer: ['core'],
   retention: ['core', 'compaction'],
   cli: ['core', 'postgres', 'jsonfile', 'nats', 'transfer', 'mcp'],
-  nest: ['core', 'tokens', 'compaction', 'rag'],
+  nest: ['core', 'token-count', 'compaction', 'rag'],
   health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
 };
 

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditLogFor } from './audit/audit-log.factory';
 import { AuditController } from './audit/audit.controller';
-import { AUDIT_LOG } from './audit/audit.tokens';
+import { AUDIT_LOG } from './audit/audit.injection';
 import { AuditRecorder } from './audit/audit-recorder';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { AdminTokens } from './auth/admin-tokens';

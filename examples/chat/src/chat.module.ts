@@ -4,7 +4,7 @@ import { createChatBackend } from './chat-backend';
 import type { ChatModel } from './chat-model';
 import type { ChatOptions } from './chat-options';
 import { ChatService } from './chat.service';
-import { CHAT_MODEL, CHAT_SESSION_ID } from './chat.tokens';
+import { CHAT_MODEL, CHAT_SESSION_ID } from './chat.injection';
 
 /** The chat's memory (backend and compaction from the command line) and its service. */
 @Module({})

@@ -12,7 +12,7 @@ import {
   type SessionInfo,
 } from '@agent-memory/memory';
 import type { ChatModel } from './chat-model';
-import { CHAT_MODEL, CHAT_SESSION_ID } from './chat.tokens';
+import { CHAT_MODEL, CHAT_SESSION_ID } from './chat.injection';
 
 const SYSTEM_PROMPT = systemMessage('You are a helpful assistant. Answer briefly.');
 

@@ -10,6 +10,6 @@ export * from './simple';
 export * from './jsonfile';
 export * from './compaction';
 export * from './retention';
-export * from './tokens';
+export * from './token-count';
 export * from './transfer';
 export * from './nest';

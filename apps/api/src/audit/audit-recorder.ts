@@ -13,7 +13,7 @@ import type { AuditDetailsView } from '@agent-memory/api-contract';
 import type { GateDecision } from '../auth/admin-auth.middleware';
 import type { TokenIdentity } from '../auth/admin-tokens';
 import { MemoryMetrics } from '../metrics/memory-metrics';
-import { AUDIT_LOG } from './audit.tokens';
+import { AUDIT_LOG } from './audit.injection';
 import { auditDetails } from './audit-details';
 import { boundedAuditParam } from './audit-bounds';
 import { RefusedEntryBudget } from './refused-entry-budget';

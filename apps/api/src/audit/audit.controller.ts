@@ -13,7 +13,7 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { RequiredRole } from '../auth/required-role.decorator';
 import { ApiErrorDto } from '../errors/api-error.dto';
 import { parseListQuery } from '../sessions/session-request.parsers';
-import { AUDIT_LOG } from './audit.tokens';
+import { AUDIT_LOG } from './audit.injection';
 
 /**
  * `GET /api/audit?limit&after`: the changes made through the API, newest first. Admins only: the

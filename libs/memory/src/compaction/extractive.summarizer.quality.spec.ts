@@ -5,7 +5,7 @@ import { assistantMessage, textContent, userMessage, type Message } from '../cor
 import { SimpleMemory } from '../simple/simple.store';
 import { ExtractiveSummarizer } from './extractive.summarizer';
 import { SummaryCompactor } from './summary-compactor';
-import { TokenCounter } from '../tokens/token-counter';
+import { TokenCounter } from '../token-count/token-counter';
 
 /** The summary may take at most this share of the tokens of the messages it covers. */
 const MAX_SUMMARY_SHARE = 0.35;

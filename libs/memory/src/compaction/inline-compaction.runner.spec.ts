@@ -1,6 +1,6 @@
 import { assistantMessage, userMessage, type Message } from '../core/message';
 import { simpleBackend } from '../simple/simple.backend';
-import { TokenCounter } from '../tokens/token-counter';
+import { TokenCounter } from '../token-count/token-counter';
 import { ExtractiveSummarizer } from './extractive.summarizer';
 import { InlineCompactionRunner } from './inline-compaction.runner';
 import { TALLY_CHECKS_BETWEEN_COUNTS } from './session-token-tally';

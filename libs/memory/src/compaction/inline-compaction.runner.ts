@@ -9,7 +9,7 @@ import type { Summarizer } from './summarizer.interface';
 import type { CompactionResult } from '../core/compaction-job';
 import { SummaryCompactor } from './summary-compactor';
 import { SessionTokenTally } from './session-token-tally';
-import { TokenCounter } from '../tokens/token-counter';
+import { TokenCounter } from '../token-count/token-counter';
 
 /** What an {@link InlineCompactionRunner} compacts with (the module's `compaction`, after defaults). */
 export interface InlineCompactionSettings {

@@ -7,7 +7,7 @@ import { contextMessages } from '../core/snapshot';
 import { coverCount } from './compaction-cut';
 import { LlmSummarizer } from './llm.summarizer';
 import type { Summarizer } from './summarizer.interface';
-import { TokenCounter } from '../tokens/token-counter';
+import { TokenCounter } from '../token-count/token-counter';
 import { DEFAULT_COMPACTION_KEEP_RECENT } from '../core/defaults';
 
 /** Options of {@link SummaryCompactor}. */

@@ -19,7 +19,7 @@ import {
   isDefaultMemoryName,
   MEMORY_HEALTH_INSTANCE,
   memoryBackendLookupToken,
-} from '../nest/memory.tokens';
+} from '../nest/memory.injection';
 import type { MemoryHealthOptions } from './memory.health';
 import { readinessResult } from './readiness-result';
 

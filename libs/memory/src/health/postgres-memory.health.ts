@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { MemoryBackend } from '../core/backend.interface';
-import { MEMORY_BACKEND } from '../nest/memory.tokens';
+import { MEMORY_BACKEND } from '../nest/memory.injection';
 import type { PostgresBackend } from '../postgres/postgres.backend';
 import { readinessResult } from './readiness-result';
 import type { MemoryHealthOptions } from './memory.health';

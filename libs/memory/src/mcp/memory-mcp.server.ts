@@ -24,7 +24,7 @@ import { assertSessionId } from '../core/session-id';
 import { ExtractiveSummarizer } from '../compaction/extractive.summarizer';
 import { SummaryCompactor } from '../compaction/summary-compactor';
 import { hasRecall } from '../rag/recall.backend';
-import { TokenCounter } from '../tokens/token-counter';
+import { TokenCounter } from '../token-count/token-counter';
 import { MemoryMcpToolError, toolErrorCode, toolErrorMessage } from './memory-mcp-tool.error';
 import {
   MEMORY_MCP_TOOLS,

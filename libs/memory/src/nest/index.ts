@@ -12,7 +12,7 @@ export {
   getCompactionServiceToken,
   getMemoryOptionsToken,
   memoryBackendLookupToken,
-} from './memory.tokens';
+} from './memory.injection';
 export * from './memory-module-options.interface';
 export * from './memory.decorators';
 export {

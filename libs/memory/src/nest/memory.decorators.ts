@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { getCompactionServiceToken, getMemoryBackendToken, getMemoryToken } from './memory.tokens';
+import { getCompactionServiceToken, getMemoryBackendToken, getMemoryToken } from './memory.injection';
 
 /**
  * Injects the {@link MemoryService} of the memory instance `name` (the default instance without

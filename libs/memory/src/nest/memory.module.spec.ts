@@ -11,7 +11,7 @@ import { assistantMessage, userMessage } from '../core/message';
 import { jsonFileBackend } from '../jsonfile';
 import { simpleBackend } from '../simple';
 import { CompactionService } from './compaction.service';
-import { MEMORY_BACKEND } from './memory.tokens';
+import { MEMORY_BACKEND } from './memory.injection';
 import type { MemoryModuleOptions, MemoryOptionsFactory } from './memory-module-options.interface';
 import { MemoryModule } from './memory.module';
 import { MemoryService } from './memory.service';

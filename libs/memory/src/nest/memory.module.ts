@@ -11,7 +11,7 @@ import {
   memoryInstanceExports,
   memoryInstanceProviders,
 } from './memory.providers';
-import { getMemoryInstanceTokens, type MemoryInstanceTokens } from './memory.tokens';
+import { getMemoryInstanceTokens, type MemoryInstanceTokens } from './memory.injection';
 
 /**
  * Conversation memory for a Nest app:

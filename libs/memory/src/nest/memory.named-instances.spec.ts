@@ -17,11 +17,11 @@ import { assistantMessage, userMessage } from '../core/message';
 import { jsonFileBackend } from '../jsonfile';
 import { simpleBackend } from '../simple';
 import { CompactionService } from './compaction.service';
-import { MEMORY_BACKEND } from './memory.tokens';
+import { MEMORY_BACKEND } from './memory.injection';
 import { InjectCompaction, InjectMemory, InjectMemoryBackend } from './memory.decorators';
 import { MemoryModule } from './memory.module';
 import { MemoryService } from './memory.service';
-import { getMemoryBackendToken, getMemoryToken } from './memory.tokens';
+import { getMemoryBackendToken, getMemoryToken } from './memory.injection';
 
 /** A user's service with both memories injected, the way the README shows. */
 @Injectable()

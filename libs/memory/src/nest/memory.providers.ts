@@ -14,7 +14,7 @@ import {
 } from './memory-options.validation';
 import { MemoryService } from './memory.service';
 import { MemoryTeardown } from './memory.teardown';
-import type { MemoryInstanceTokens } from './memory.tokens';
+import type { MemoryInstanceTokens } from './memory.injection';
 
 /**
  * Marks a backend promise as handled at once, so that a rejection that comes before start-up
