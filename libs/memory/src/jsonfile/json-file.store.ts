@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { throwIfAborted } from '../core/abort';
 import type { SessionInfo } from '../core/backend.interface';
@@ -7,12 +7,7 @@ import type { StoredSessionCheck } from '../core/session-delete';
 import type { PruneCoveredOptions } from '../core/covered-log-pruning';
 import { sameSessionState } from '../core/session-info';
 import { deepFreeze } from '../core/deep-freeze';
-import {
-  IdempotencyKeyReusedError,
-  SessionChangedError,
-  SessionTooLargeError,
-  SnapshotsUnsupportedError,
-} from '../core/errors';
+import { SessionChangedError, SnapshotsUnsupportedError } from '../core/errors';
 import {
   storeContext,
   summaryPolicyOf,
@@ -39,7 +34,6 @@ import {
   batchDigest,
   EMPTY_SAVE_RESULT,
   replayedResult,
-  replayOrRefuse,
 } from '../core/idempotency';
 import { batchSavedAt } from '../core/saved-at';
 import { timedEntry } from '../core/saved-times';
@@ -48,12 +42,12 @@ import { assertSnapshotSwap, assertStorableSummary, storedSnapshot } from '../co
 import { DRAW_CONTEXT } from '../core/context-drawing';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { withFileLock } from './file-lock';
-import { asFileStoreErrors, fileStoreError } from './write-all';
-import { noteSessionWritten } from './session-index';
-import { keyRecords } from './head-records';
+import { asFileStoreErrors } from './write-all';
+import { GroupedSaves, type QueuedSave } from './grouped-saves';
+import { LockedSessionFile } from './locked-session-file';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile, sessionIdOfPath, sessionInfoOfState } from './session-file';
-import { rememberKey, type SessionState } from './session-state';
+import type { SessionState } from './session-state';
 
 /** Options of `JsonFileMemory` (one session file). */
 export interface JsonFileMemoryOptions extends SessionFilesOptions, SummarizationStoreOptions {
@@ -104,6 +98,8 @@ export class JsonFileMemory implements SessionStore {
   readonly path: string;
   readonly sessionId: string;
   private readonly files: SessionFiles;
+  private readonly file: LockedSessionFile;
+  private readonly saves: GroupedSaves;
   private readonly pruneCompacted: boolean;
   private readonly now: () => Date;
   private readonly summaryPolicy: LegacySummaryPolicy | undefined;
@@ -115,6 +111,8 @@ export class JsonFileMemory implements SessionStore {
     this.pruneCompacted = opts.pruneCompacted ?? false;
     this.now = opts.now ?? (() => new Date());
     this.summaryPolicy = summaryPolicyOf(opts);
+    this.file = new LockedSessionFile(this.sessionId, this.path, this.files);
+    this.saves = new GroupedSaves(this.file, this.now);
   }
 
   /**
@@ -143,7 +141,7 @@ export class JsonFileMemory implements SessionStore {
 
   async retrieve(_query?: string, opts?: CallOptions): Promise<Message[]> {
     throwIfAborted(opts);
-    const state = await this.load();
+    const state = await this.file.load();
     return this[DRAW_CONTEXT](state.snapshot, afterSnapshot(state));
   }
 
@@ -154,20 +152,20 @@ export class JsonFileMemory implements SessionStore {
 
   async loadSnapshot(opts?: CallOptions): Promise<SnapshotState> {
     throwIfAborted(opts);
-    const state = await this.load();
+    const state = await this.file.load();
     return { snapshot: state.snapshot, tail: tailEntries(state) };
   }
 
   async entries(query: EntriesQuery = {}, opts?: CallOptions): Promise<Entry[]> {
     throwIfAborted(opts);
-    const state = await this.load();
+    const state = await this.file.load();
     const limit = query.limit === undefined ? Infinity : Math.max(0, query.limit);
     if (limit === 0) return [];
     return this.files.entries(this.sessionId, this.path, state, query.after ?? 0, limit);
   }
 
   async meta(): Promise<Record<string, string>> {
-    return { ...(await this.load()).meta };
+    return { ...(await this.file.load()).meta };
   }
 
   /**
@@ -186,7 +184,7 @@ export class JsonFileMemory implements SessionStore {
     const savedAt = batchSavedAt(opts, this.now);
     throwIfAborted(opts);
     if (batch.length === 0) {
-      const seen = key === undefined ? undefined : (await this.load()).keys.get(key);
+      const seen = key === undefined ? undefined : (await this.file.load()).keys.get(key);
       return seen ? replayedResult(seen) : EMPTY_SAVE_RESULT;
     }
     const digest = key === undefined ? undefined : batchDigest(batch);
@@ -194,7 +192,7 @@ export class JsonFileMemory implements SessionStore {
       this.files.enqueue<QueuedSave>(
         this.path,
         { batch, key, digest, savedAt, opts, resolve, reject },
-        (group) => this.flushSaves(group),
+        (group) => this.saves.flush(group),
       ),
     );
     await this.summaryPolicy?.afterSave(outcome, this.summaryTarget(), opts);
@@ -227,7 +225,7 @@ export class JsonFileMemory implements SessionStore {
     assertStorableSummary(snapshot.summary);
     const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
-    return this.write('snapshot save', opts, async (state) => {
+    return this.file.write('snapshot save', opts, async (state) => {
       if (write.covers && !stillCovers(tailEntries(state), write.covers, upTo)) return null;
       const last = state.saved >= state.from ? state.saved : null;
       assertSnapshotSwap(this.sessionId, state.snapshot, prev, upTo, last);
@@ -267,7 +265,7 @@ export class JsonFileMemory implements SessionStore {
   async pruneCovered(opts?: PruneCoveredOptions): Promise<number> {
     throwIfAborted(opts);
     const expected = opts?.ifUnchanged;
-    const dropped = await this.write('prune', opts, async (state) => {
+    const dropped = await this.file.write('prune', opts, async (state) => {
       const current = sessionInfoOfState(this.sessionId, state);
       // Checked under the same locks as the prune: -1 is "changed since it was read".
       if (expected && (current === null || !sameSessionState(current, expected))) return -1;
@@ -299,7 +297,7 @@ export class JsonFileMemory implements SessionStore {
   async setMeta(key: string, value: string): Promise<void> {
     // Checks the entry before any I/O (the same rules as every store).
     setDocumentMeta({ messages: [], saved: 0, snapshot: null, meta: {} }, key, value);
-    await this.write('metadata write', undefined, async (state) => {
+    await this.file.write('metadata write', undefined, async (state) => {
       const meta = setDocumentMeta(
         { messages: [], saved: 0, snapshot: null, meta: state.meta },
         key,
@@ -322,7 +320,7 @@ export class JsonFileMemory implements SessionStore {
       asFileStoreErrors('clear', this.sessionId, async () => {
         if (!(await exists(dirname(this.path)))) return;
         await withFileLock(this.sessionId, this.path, () => this.files.remove(this.path));
-        await this.noteWritten();
+        await this.file.noteWritten();
       }),
     );
   }
@@ -347,272 +345,11 @@ export class JsonFileMemory implements SessionStore {
           await this.files.remove(this.path);
           return { messages: Math.max(0, state.saved - state.from + 1) };
         });
-        if (erased) await this.noteWritten();
+        if (erased) await this.file.noteWritten();
         return erased;
       }),
     );
   }
-
-  /** The session as stored now; a file error is a `StorageFullError` or `BackendUnavailableError`. */
-  private load(): Promise<SessionState> {
-    return asFileStoreErrors('read', this.sessionId, () =>
-      this.files.load(this.sessionId, this.path),
-    );
-  }
-
-  /**
-   * Runs `change` on the session as stored now, holding this process's queue for the file and
-   * the cross-process lock. The folder is created only when the lock cannot be made for its lack.
-   */
-  private write<T>(
-    operation: string,
-    opts: CallOptions | undefined,
-    change: (state: SessionState) => Promise<T>,
-  ): Promise<T> {
-    return this.files.serialize(this.path, () => this.locked(operation, opts, change));
-  }
-
-  /**
-   * Runs `change` on the session as stored now, holding the cross-process lock (the caller holds
-   * this process's queue for the file). The folder is created only when the lock cannot be made
-   * for its lack (at most once per call). A file error is a `StorageFullError` or a `BackendUnavailableError` naming
-   * `operation`.
-   */
-  private async locked<T>(
-    operation: string,
-    opts: CallOptions | undefined,
-    change: (state: SessionState) => Promise<T>,
-  ): Promise<T> {
-    throwIfAborted(opts);
-    const attempt = () =>
-      withFileLock(
-        this.sessionId,
-        this.path,
-        async () => {
-          const state = await this.files.load(this.sessionId, this.path);
-          throwIfAborted(opts);
-          return change(state);
-        },
-        // The index note needs no lock: written while the lock is removed.
-        { afterwards: () => this.noteWritten() },
-      );
-    return asFileStoreErrors(operation, this.sessionId, async () => {
-      let result: T;
-      try {
-        result = await attempt();
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        // The folder was missing when the lock was tried. Another session's first save may have
-        // made it since, so whether it exists now says nothing: make it (a no-op when there)
-        // and try once more; a second ENOENT is then about something else and is thrown.
-        await mkdir(dirname(this.path), { recursive: true });
-        result = await attempt();
-      }
-      return result;
-    });
-  }
-
-  /** Tells the folder's session index (as the lock is removed: see `SessionIndex`). */
-  private noteWritten(): Promise<void> {
-    return noteSessionWritten(dirname(this.path), this.sessionId, this.path);
-  }
-
-  /**
-   * Stores a group of saves that waited for the same write turn, in their order, under one lock:
-   * in log form as one append (one write, one fdatasync); before that one at a time. A key seen
-   * before, or earlier in the group, replays that save's result. Each caller gets its own outcome
-   * or error; an error of the session itself (corrupt, unreachable) fails those not yet stored.
-   */
-  private async flushSaves(group: QueuedSave[]): Promise<void> {
-    // Callers are answered once the lock is released, so a resolved save has left no lock behind.
-    const answers = new Map<QueuedSave, () => void>();
-    const held = group.map((item): QueuedSave => ({
-      ...item,
-      resolve: (outcome) => answers.set(item, () => item.resolve(outcome)),
-      reject: (error) => answers.set(item, () => item.reject(error)),
-    }));
-    const pending = held.filter((item) => {
-      try {
-        throwIfAborted(item.opts);
-        return true;
-      } catch (error) {
-        item.reject(error);
-        return false;
-      }
-    });
-    let failure: { error: unknown } | null = null;
-    try {
-      if (pending.length > 0) {
-        await this.locked('save', undefined, async (loaded) => {
-          let state = loaded;
-          while (pending.length > 0 && (state.form !== 'log' || this.mayBePlain(state))) {
-            const item = pending[0]!;
-            try {
-              const saved = await this.saveAlone(state, item);
-              // A session in log form that the plain array cannot hold: appended below.
-              if (saved === null) break;
-              pending.shift();
-              item.resolve(saved.result);
-              // A plain rewrite hands back what it wrote; after a move to the log form, the log
-              // is read under the lock (the appends need its loaded end).
-              state = saved.state ?? (await this.files.load(this.sessionId, this.path));
-            } catch (error) {
-              pending.shift();
-              item.reject(fileStoreError('save', this.sessionId, error));
-              // Refusals of this save alone (nothing written); the others of the group go on.
-              const own =
-                error instanceof SessionTooLargeError || error instanceof IdempotencyKeyReusedError;
-              if (!own) throw error;
-            }
-          }
-          if (pending.length > 0) await this.appendGroup(state, pending.splice(0));
-        });
-      }
-    } catch (error) {
-      failure = { error };
-    }
-    for (const item of group) {
-      const answer = answers.get(item);
-      if (answer) answer();
-      else item.reject(failure ? failure.error : new Error('save was not stored'));
-    }
-  }
-
-  /**
-   * One save to a session not in log form: a plain rewrite (keyed or not: a key is a mark on the
-   * batch's first message, see `SessionFiles.writePlain`), or the move to the log form. A session
-   * in log form that {@link mayBePlain} goes back to the plain array when it fits (its keys then
-   * move to the marks and the copy, and its log is removed).
-   * @returns the save's result, and the session as written when it is plain; null for a session
-   *   in log form that does not fit the plain array (nothing written: append the save).
-   */
-  private async saveAlone(
-    state: SessionState,
-    item: QueuedSave,
-  ): Promise<{ result: SaveResult; state: SessionState | null } | null> {
-    const { batch, key, digest, savedAt } = item;
-    const seen = key === undefined ? undefined : state.keys.get(key);
-    if (seen) return { result: replayOrRefuse(this.sessionId, seen, digest), state };
-    const first = state.saved + 1;
-    const last = state.saved + batch.length;
-    const result: SaveResult = { first, last, replayed: false };
-    const now = this.now();
-    const all = [...state.messages, ...batch];
-    const times = [...state.times, ...batch.map(() => savedAt)];
-    const keys = new Map(state.keys);
-    if (key !== undefined) rememberKey(keys, { key, first, last, digest });
-    const fromLog = state.form === 'log';
-    if (isPlain(state) || fromLog) {
-      const next = { messages: all, times, keys, keysChanged: key !== undefined || fromLog };
-      const written = await this.files.writePlain(this.sessionId, this.path, state, next, now);
-      if (written && fromLog) await this.files.removeLogs(this.path);
-      if (written) return { result, state: written };
-      if (fromLog) return null;
-    }
-    await this.files.writeGeneration(
-      this.sessionId,
-      this.path,
-      state,
-      {
-        messages: all,
-        savedAt: times,
-        saved: last,
-        snapshot: state.snapshot,
-        meta: state.meta,
-        keyRecords: keyRecords({ ...state, keys }),
-      },
-      now,
-    );
-    return { result, state: null };
-  }
-
-  /**
-   * Whether a session in log form holds nothing the plain array cannot (no snapshot, no metadata,
-   * nothing pruned, every message loaded) and its log is small enough to try: a session an earlier
-   * version moved to the log form for its idempotency keys alone goes back to the array Phero
-   * reads on its next save.
-   */
-  private mayBePlain(state: SessionState): boolean {
-    return (
-      state.form === 'log' &&
-      state.snapshot === null &&
-      Object.keys(state.meta).length === 0 &&
-      state.from === 1 &&
-      state.windowAt === 1 &&
-      state.log!.end <= this.files.plainMaxBytes
-    );
-  }
-
-  /** Appends a group of saves to a session in log form (see {@link flushSaves}). */
-  private async appendGroup(state: SessionState, items: QueuedSave[]): Promise<void> {
-    const writes: QueuedSave[] = [];
-    const repeats: Array<{ item: QueuedSave; of: QueuedSave }> = [];
-    const firstWithKey = new Map<string, QueuedSave>();
-    for (const item of items) {
-      const seen = item.key === undefined ? undefined : state.keys.get(item.key);
-      const earlier = item.key === undefined ? undefined : firstWithKey.get(item.key);
-      if (seen) {
-        try {
-          item.resolve(replayOrRefuse(this.sessionId, seen, item.digest));
-        } catch (error) {
-          item.reject(error);
-        }
-      } else if (earlier && earlier.digest !== item.digest) {
-        item.reject(new IdempotencyKeyReusedError(this.sessionId, item.key!));
-      } else if (earlier) repeats.push({ item, of: earlier });
-      else {
-        if (item.key !== undefined) firstWithKey.set(item.key, item);
-        writes.push(item);
-      }
-    }
-    const results = await this.files.append(
-      this.sessionId,
-      this.path,
-      state,
-      writes.map((item) => ({
-        messages: item.batch,
-        key: item.key,
-        digest: item.digest,
-        savedAt: item.savedAt,
-      })),
-      this.now(),
-    );
-    const outcomes = new Map<QueuedSave, readonly [Cursor, Cursor] | Error>();
-    writes.forEach((item, i) => {
-      const result = results[i]!;
-      outcomes.set(item, result);
-      if (result instanceof Error) item.reject(result);
-      else item.resolve({ first: result[0], last: result[1], replayed: false });
-    });
-    for (const { item, of } of repeats) {
-      const result = outcomes.get(of)!;
-      if (result instanceof Error) item.reject(result);
-      else item.resolve({ first: result[0], last: result[1], replayed: true });
-    }
-  }
-}
-
-/** A save waiting for its session's next write turn. */
-interface QueuedSave {
-  batch: readonly Message[];
-  key: string | undefined;
-  /** The batch's digest, kept with `key`. */
-  digest: string | undefined;
-  /** The time recorded for the batch (ISO). */
-  savedAt: string;
-  opts: SaveOptions | undefined;
-  resolve(outcome: SaveResult): void;
-  reject(error: unknown): void;
-}
-
-/** A session that the plain array can hold: its whole log (idempotency keys are marks on it), nothing else. */
-function isPlain(state: SessionState): boolean {
-  return (
-    state.form !== 'log' &&
-    state.snapshot === null &&
-    Object.keys(state.meta).length === 0 &&
-    state.from === 1
-  );
 }
 
 /** The stored entries after the snapshot, as `loadSnapshot` returns them. */
