@@ -1,7 +1,7 @@
 import { open, readdir, rename, unlink, utimes } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomHex12 } from './random-hex';
-import { CorruptSessionError, SessionTooLargeError } from '../core/errors';
+import { SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { markSavedTimes, timedEntry, type SavedTimes } from '../core/saved-times';
@@ -12,18 +12,16 @@ import { encodeLogLine, type LogBatch } from './session-log';
 import { writeAll, writeAllOf } from './write-all';
 import { keyRecords, tailOf } from './head-records';
 import { headNames, planGeneration, type WholeSession } from './log-generation';
-import { identityOf, readSessionFile } from './session-file-read';
-import { removeKeyCopy, withKeyCopy, writeKeyCopy } from './key-copy';
+import { identityOf } from './session-file-read';
+import { removeKeyCopy, writeKeyCopy } from './key-copy';
+import { ParsedSessionCache } from './parsed-session-cache';
 import type { IdempotencyRecord } from '../core/idempotency';
 import { markIdempotencyKeys } from '../core/idempotency-marks';
 import { SessionWriteQueue } from './session-write-queue';
 import {
-  assertSnapshotInRange,
   logPathOf,
   NO_SESSION,
-  parseSessionText,
   readBatches,
-  refreshLog,
   applyLogBatch,
   type SessionState,
 } from './session-state';
@@ -58,11 +56,8 @@ export interface SessionFilesOptions {
 export class SessionFiles {
   readonly plainMaxBytes: number;
   readonly maxSessionBytes: number;
-  private readonly cachedSessions: number;
   private readonly observer: StoreObserver | undefined;
-  private readonly cache = new Map<string, SessionState>();
-  private readonly loading = new Map<string, Promise<SessionState>>();
-  private readonly nextLoad = new Map<string, Promise<SessionState>>();
+  private readonly cache: ParsedSessionCache;
   private readonly writes = new SessionWriteQueue();
 
   constructor(opts: SessionFilesOptions = {}) {
@@ -72,7 +67,9 @@ export class SessionFiles {
       opts.maxSessionBytes,
       DEFAULT_MAX_SESSION_BYTES,
     );
-    this.cachedSessions = positive('cachedSessions', opts.cachedSessions, DEFAULT_CACHED_SESSIONS);
+    this.cache = new ParsedSessionCache(
+      positive('cachedSessions', opts.cachedSessions, DEFAULT_CACHED_SESSIONS),
+    );
     this.observer = opts.observer;
   }
 
@@ -86,69 +83,9 @@ export class SessionFiles {
     this.writes.enqueue(path, item, flush);
   }
 
-  /**
-   * The session as its files hold it now: the result of a load that starts after this call (so
-   * a write committed before the call, by any process, is in it). Loads of one session run one
-   * at a time; calls that arrive while one runs share the next one.
-   */
+  /** The session as its files hold it now (see {@link ParsedSessionCache.load}). */
   load(session: string, path: string): Promise<SessionState> {
-    const queued = this.nextLoad.get(path);
-    if (queued) return queued;
-    const running = this.loading.get(path);
-    const start = (): Promise<SessionState> => {
-      const load = this.loadNow(session, path).finally(() => {
-        if (this.loading.get(path) === load) this.loading.delete(path);
-      });
-      this.loading.set(path, load);
-      return load;
-    };
-    if (!running) return start();
-    const next = running
-      .catch(() => undefined)
-      .then(() => {
-        this.nextLoad.delete(path);
-        return start();
-      });
-    this.nextLoad.set(path, next);
-    return next;
-  }
-
-  private async loadNow(session: string, path: string): Promise<SessionState> {
-    for (let attempt = 0; ; attempt++) {
-      const cached = this.cache.get(path) ?? null;
-      const file = await readSessionFile(path, cached?.file?.identity ?? null);
-      if (file === null) {
-        this.cache.delete(path);
-        return NO_SESSION;
-      }
-      let state: SessionState;
-      if (file === 'unchanged') {
-        state = cached!;
-      } else if (cached && file.text === cached.file!.text) {
-        // Only the time changed (an append stamps it): the parsed head still holds.
-        state = cached;
-        state.file = file;
-      } else {
-        this.cache.delete(path);
-        state = parseSessionText(session, file.text, file);
-        await withKeyCopy(path, state);
-      }
-      try {
-        if (state.form === 'log') await refreshLog(session, path, state);
-        assertSnapshotInRange(session, state);
-      } catch (error) {
-        this.cache.delete(path);
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 5) continue;
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          throw new CorruptSessionError(session, `its log ${state.log!.head.log} is missing`);
-        }
-        throw error;
-      }
-      this.cache.delete(path);
-      this.cache.set(path, state);
-      if (this.cache.size > this.cachedSessions) this.cache.delete(this.cache.keys().next().value!);
-      return state;
-    }
+    return this.cache.load(session, path);
   }
 
   /**
@@ -283,7 +220,7 @@ export class SessionFiles {
   ): Promise<void> {
     // Wait until no load runs or waits, then update in one synchronous step, so no load reads
     // these lines while they are recorded.
-    await this.settleLoads(path);
+    await this.cache.settle(path);
     const log = state.log!;
     if (this.cache.get(path) !== state || log.end !== end) return;
     for (const batch of appended) applyLogBatch(state, log, batch);
@@ -346,20 +283,9 @@ export class SessionFiles {
       times: [...times],
       keys: new Map(keys),
     };
-    await this.settleLoads(path);
-    this.cache.delete(path);
-    this.cache.set(path, saved);
-    if (this.cache.size > this.cachedSessions) this.cache.delete(this.cache.keys().next().value!);
+    await this.cache.settle(path);
+    this.cache.remember(path, saved);
     return saved;
-  }
-
-  /** Waits until no load of `path` runs or waits, so a caller can update the cache in one step. */
-  private async settleLoads(path: string): Promise<void> {
-    for (;;) {
-      const load = this.nextLoad.get(path) ?? this.loading.get(path);
-      if (!load) return;
-      await load.catch(() => undefined);
-    }
   }
 
   /**
@@ -445,7 +371,7 @@ export class SessionFiles {
    * then its key copy and every log of it. The caller holds the lock.
    */
   async remove(path: string): Promise<void> {
-    this.cache.delete(path);
+    this.cache.forget(path);
     await unlink(path).catch(ignoreMissing);
     await removeKeyCopy(path);
     await this.removeLogs(path);
