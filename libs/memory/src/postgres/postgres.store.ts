@@ -26,12 +26,7 @@ import type {
   SnapshotState,
   StoredSnapshot,
 } from '../core/memory.interface';
-import {
-  EMPTY_SAVE_RESULT,
-  assertIdempotencyKey,
-  batchDigest,
-  replayedResult,
-} from '../core/idempotency';
+import { EMPTY_SAVE_RESULT, assertIdempotencyKey, batchDigest } from '../core/idempotency';
 import { batchSavedAt } from '../core/saved-at';
 import type { Message } from '../core/message';
 import { validateMessages } from '../core/message.codec';
@@ -41,20 +36,13 @@ import { assertSnapshotSwap, assertStorableSummary, storedSnapshot } from '../co
 import { DRAW_CONTEXT } from '../core/context-drawing';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { ensureMemorySchema } from './memory-schema';
-import { saveGroupsOf, type BatchOutcome, type GroupedBatch } from './save-groups';
-import { lockFreeGuessesOf } from './lock-free-guess';
-import { crossedKeyWindow, saveStatementSql, trimKeysSql } from './save-statement';
+import { saveGroupsOf, type GroupedBatch } from './save-groups';
+import { SessionSaves } from './session-saves';
+import { OWN_DELETE, statementsFor, type SessionStatements } from './session-statements';
 import { preparedQuery } from './postgres-prepared';
-import { memoryTableNames, sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
+import { memoryTableNames, type MemoryTableNames } from './memory-table-names';
 import { pgRequest } from '../pg-errors/postgres-request.error';
 import { decodeContextRows, messageEntry, type ContextRow, type MessageRow } from './postgres-rows';
-import { NOW_MS } from './sql-now';
-
-/**
- * Marks the transaction's deletes as the store's own (pruning), so the delete
- * trigger does not take a session left with no rows for a `Clear` by another writer.
- */
-const OWN_DELETE = "SELECT set_config('agent_memory.own_delete', 'on', true)";
 
 /** Options of `PostgresMemory.open` (one session on a `DataSource`). */
 export interface PostgresMemoryOptions extends SummarizationStoreOptions {
@@ -113,7 +101,8 @@ export interface PostgresMemoryOptions extends SummarizationStoreOptions {
  * error is their `cause`.
  */
 export class PostgresMemory implements SessionStore {
-  private readonly sql: ReturnType<typeof statements>;
+  private readonly sql: SessionStatements;
+  private readonly saves: SessionSaves;
   private readonly summaryPolicy: LegacySummaryPolicy | undefined;
 
   private constructor(
@@ -123,6 +112,14 @@ export class PostgresMemory implements SessionStore {
     private readonly opts: PostgresMemoryOptions,
   ) {
     this.sql = statementsFor(tables);
+    this.saves = new SessionSaves({
+      dataSource,
+      sessionId,
+      tables,
+      sql: this.sql,
+      query: (text, values) => this.query(text, values),
+      earlyLockRelease: opts.earlyLockRelease ?? true,
+    });
     this.summaryPolicy = summaryPolicyOf(opts);
   }
 
@@ -145,82 +142,6 @@ export class PostgresMemory implements SessionStore {
       );
     }
     return memory;
-  }
-
-  /**
-   * Saves `batches` (one or more callers' batches, keyed or not, no key twice) in order under the
-   * session's lock, each key checked and recorded in the statement that saves; one outcome per
-   * batch. Resolves once they are durable. First one plain statement that takes the lock only if
-   * it is free (a lone writer: the common case), and otherwise one call of the save procedure,
-   * which waits for the lock (and, with `earlyLockRelease`, commits early and waits for its flush).
-   * What the DataSource's saves learned of the session decides which goes first (see
-   * `LockFreeGuesses`).
-   */
-  private async saveGroup(batches: readonly GroupedBatch[]): Promise<BatchOutcome[]> {
-    const params = groupParams(this.sessionId, batches);
-    const guesses = lockFreeGuessesOf(this.dataSource);
-    const session = this.tables.lockKey + this.sessionId;
-    let row: SavedRow | undefined;
-    if (guesses.worthTrying(session)) {
-      const [tried] = (await this.query(this.sql.saveIfLockFree, params)) as [
-        SavedRow & { locked: boolean },
-      ];
-      guesses.tried(session, tried.locked);
-      if (tried.locked) row = tried;
-    } else {
-      guesses.skipped(session);
-    }
-    if (!row) {
-      const [called] = (await this.query(this.sql.saveGroupCall, [
-        ...params,
-        this.opts.earlyLockRelease ?? true,
-      ])) as [{ out_seqs: string[] | null; out_saved: string | null; out_seen: SeenKey[] | null }];
-      row = { seqs: called.out_seqs, saved: called.out_saved, seen: called.out_seen };
-    }
-    const outcomes = outcomesOf(batches, row);
-    await this.trimKeysAfter(row, batches, outcomes);
-    return outcomes;
-  }
-
-  /**
-   * After a save that took the session's `saved` count across a multiple of
-   * `IDEMPOTENCY_KEY_WINDOW`: deletes its keys older than the newest window of them, once in that
-   * many messages rather than in every save's statement.
-   */
-  private async trimKeysAfter(
-    row: SavedRow,
-    batches: readonly GroupedBatch[],
-    outcomes: readonly BatchOutcome[],
-  ): Promise<void> {
-    if (row.saved === null) return;
-    // Counted from the batches: seqs are shared by every session, so a range is no count.
-    const stored = batches.reduce(
-      (sum, batch, n) => sum + (outcomes[n]!.state === 'stored' ? batch.messages.length : 0),
-      0,
-    );
-    if (crossedKeyWindow(Number(row.saved), stored)) {
-      await this.query(this.sql.trimKeys, [this.sessionId]);
-    }
-  }
-
-  /**
-   * A save with a `savedAt` (an import): the session's lock, the save statement, then the stored
-   * rows' `created_at`, in one transaction.
-   */
-  private saveAt(batch: GroupedBatch, savedAt: string): Promise<BatchOutcome> {
-    return this.dataSource.transaction(async (tx) => {
-      await tx.query(this.sql.lockSession, [this.sessionId]);
-      // The lock is this transaction's already: the statement's try takes it again at once.
-      const [row] = (await tx.query(
-        this.sql.saveIfLockFree,
-        groupParams(this.sessionId, [batch]),
-      )) as [SavedRow];
-      const [outcome] = outcomesOf([batch], row) as [BatchOutcome];
-      if (outcome.state === 'stored') {
-        await tx.query(this.sql.setSavedAt, [this.sessionId, outcome.first, outcome.last, savedAt]);
-      }
-      return outcome;
-    });
   }
 
   /** One hot-path statement, prepared unless `preparedStatements` is false. */
@@ -255,7 +176,8 @@ export class PostgresMemory implements SessionStore {
     // Checked here; recorded only when given (the rows' default is the transaction's time).
     const savedAt = opts?.savedAt === undefined ? undefined : batchSavedAt(opts, () => new Date());
     throwIfAborted(opts);
-    if (batch.length === 0) return key === undefined ? EMPTY_SAVE_RESULT : this.lookUpKey(key);
+    if (batch.length === 0)
+      return key === undefined ? EMPTY_SAVE_RESULT : this.saves.lookUpKey(key);
     const grouped: GroupedBatch = {
       messages: batch.map((message) => JSON.stringify(message)),
       ...(key === undefined ? {} : { key, digest: batchDigest(batch) }),
@@ -265,10 +187,10 @@ export class PostgresMemory implements SessionStore {
         ? saveGroupsOf(this.dataSource).save(
             this.tables.lockKey + this.sessionId,
             grouped,
-            (batches) => this.saveGroup(batches),
+            (batches) => this.saves.saveGroup(batches),
             opts?.signal,
           )
-        : this.saveAt(grouped, savedAt),
+        : this.saves.saveAt(grouped, savedAt),
     );
     if (outcome.state === 'refused') throw new IdempotencyKeyReusedError(this.sessionId, key!);
     const result: SaveResult = {
@@ -278,16 +200,6 @@ export class PostgresMemory implements SessionStore {
     };
     await this.summaryPolicy?.afterSave(result, this.summaryTarget(), opts);
     return result;
-  }
-
-  /** An empty keyed save: the first save's result when the key is remembered, else nothing. */
-  private async lookUpKey(key: string): Promise<SaveResult> {
-    const rows = (await pgRequest('read idempotency keys', this.sessionId, () =>
-      this.query(this.sql.idempotencyKey, [this.sessionId, key]),
-    )) as { first_seq: string | null; last_seq: string | null }[];
-    const [row] = rows;
-    if (!row) return EMPTY_SAVE_RESULT;
-    return replayedResult({ key, first: cursorOf(row.first_seq), last: cursorOf(row.last_seq) });
   }
 
   /** Deletes the session's messages, snapshot and row (also corrupt ones): it is then as if new. */
@@ -452,155 +364,4 @@ export class PostgresMemory implements SessionStore {
     }[];
     return { ...(rows[0]?.meta ?? {}) };
   }
-}
-
-/** A key the save statement found known: `[key, first_seq, last_seq, digest]`. */
-type SeenKey = [string, number | null, number | null, string | null];
-
-/** What the save statement returns (see `saveStatementSql`; bigints as strings). */
-interface SavedRow {
-  seqs: string[] | null;
-  saved: string | null;
-  seen: SeenKey[] | null;
-}
-
-/** The save statement's parameters for `batches`: session, messages, batch of each, keys, digests. */
-function groupParams(sessionId: string, batches: readonly GroupedBatch[]): unknown[] {
-  const texts: string[] = [];
-  const batchOf: number[] = [];
-  for (const [n, batch] of batches.entries()) {
-    for (const text of batch.messages) {
-      texts.push(text);
-      batchOf.push(n + 1);
-    }
-  }
-  return [
-    sessionId,
-    `[${texts.join(',')}]`,
-    batchOf,
-    batches.map((batch) => batch.key ?? null),
-    batches.map((batch) => batch.digest ?? null),
-  ];
-}
-
-/**
- * What became of each of `batches` in the save statement's `row`: a batch whose key was known is
- * replayed with the first save's cursors (refused when the digests differ: the key came with
- * other messages; a record without a digest predates them and replays); any other was stored,
- * on the seqs drawn for it (each batch's, in order, ascending).
- */
-function outcomesOf(batches: readonly GroupedBatch[], row: SavedRow): BatchOutcome[] {
-  const seqs = (row.seqs ?? []).map(Number);
-  const seen = new Map((row.seen ?? []).map((known) => [known[0], known]));
-  let at = 0;
-  return batches.map((batch) => {
-    const drawn = seqs.slice(at, at + batch.messages.length);
-    at += batch.messages.length;
-    const known = batch.key === undefined ? undefined : seen.get(batch.key);
-    if (!known) return { state: 'stored', first: drawn[0] ?? null, last: drawn.at(-1) ?? null };
-    const [, first, last, digest] = known;
-    const reused = digest !== null && batch.digest !== undefined && digest !== batch.digest;
-    return { state: reused ? 'refused' : 'replayed', first, last };
-  });
-}
-
-/** A bigint column (a string from `pg`) as a cursor. */
-function cursorOf(value: string | number | null): number | null {
-  return value === null ? null : Number(value);
-}
-
-/**
- * The statements of a table set, built once per table: sessions are opened per request, and
- * their SQL depends on nothing but the table names. Few distinct tables exist in a process.
- */
-const statementsByTable = new Map<string, ReturnType<typeof statements>>();
-
-function statementsFor(names: MemoryTableNames): ReturnType<typeof statements> {
-  let built = statementsByTable.get(names.table);
-  if (!built) {
-    built = statements(names);
-    statementsByTable.set(names.table, built);
-  }
-  return built;
-}
-
-/** The statements of one set of tables; identifiers were validated by `memoryTableNames`. */
-function statements(names: MemoryTableNames) {
-  const { messages, snapshots, sessions, keys, functions } = names;
-  const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
-  const tryLock = `pg_try_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
-  return {
-    // The save of a group of batches, waiting for the lock: see `saveStatementSql` and the
-    // MoveIdempotencyKeys migration. With early release ($6) it may commit in the middle, so it
-    // runs outside a transaction.
-    saveGroupCall: `CALL ${functions.saveGroup}($1, $2::jsonb, $3::int[], $4::text[], $5::text[], $6)`,
-    // The lone writer's save, the procedure's work as one plain statement (no CALL, no plpgsql):
-    // the lock is tried once (a materialised CTE, evaluated before anything reads it), and only
-    // when it was free are the keys checked and recorded, the rows inserted and counted, then
-    // committed as usual: durable before it answers. `locked` false: nothing was written,
-    // another writer holds the lock; the caller then goes through the procedure, which waits.
-    // The procedure is looked up by name alone: `to_regprocedure` parses each argument type with
-    // the SQL parser on every call.
-    saveIfLockFree: saveStatementSql(
-      names,
-      {
-        session: '$1',
-        messages: '$2::jsonb',
-        batchOfMessage: '$3::int[]',
-        keys: '$4::text[]',
-        digests: '$5::text[]',
-      },
-      // Without the procedure (tables older than its migration) the lock counts as taken: the
-      // save then calls it and fails as not migrated, so no save succeeds only when uncontended.
-      `to_regproc('${functions.saveGroup}') IS NOT NULL AND ${tryLock}`,
-    ),
-    idempotencyKey: `SELECT first_seq, last_seq FROM ${keys} WHERE session_id = $1 AND key = $2`,
-    trimKeys: trimKeysSql(names),
-    context: `WITH snap AS (
-        SELECT upto_seq, snapshot, created_at FROM ${snapshots} WHERE session_id = $1
-      )
-      SELECT NULL::bigint AS seq, NULL::jsonb AS message, upto_seq, snapshot, created_at FROM snap
-      UNION ALL
-      SELECT m.seq, m.message, NULL, NULL, m.created_at FROM ${messages} m
-      WHERE m.session_id = $1 AND m.seq > COALESCE((SELECT upto_seq FROM snap), 0)
-      ORDER BY seq NULLS FIRST`,
-    // LIMIT NULL is no limit.
-    entriesPage: `SELECT seq, message, created_at FROM ${messages} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-    lockSession: `SELECT ${lock}`,
-    // Only the rows of one batch, just inserted under the session's lock.
-    setSavedAt: `UPDATE ${messages} SET created_at = $4::timestamptz
-      WHERE session_id = $1 AND seq BETWEEN $2 AND $3`,
-    snapshotState: `SELECT
-        (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1) AS upto_seq,
-        (SELECT max(seq) FROM ${messages} WHERE session_id = $1) AS last_seq`,
-    // The delete trigger takes the pruned rows from the session's `stored`.
-    swapSnapshot: `WITH snap AS (
-        INSERT INTO ${snapshots} (session_id, upto_seq, snapshot, created_at)
-        VALUES ($1, $2, $3::jsonb, $4::timestamptz)
-        ON CONFLICT (session_id) DO UPDATE
-          SET upto_seq = excluded.upto_seq, snapshot = excluded.snapshot, created_at = excluded.created_at
-      ),
-      pruned AS (
-        DELETE FROM ${messages} WHERE $5::boolean AND session_id = $1 AND seq <= $2
-      )
-      UPDATE ${sessions} SET updated_at = ${NOW_MS} WHERE session_id = $1`,
-    clear: `WITH gone_messages AS (DELETE FROM ${messages} WHERE session_id = $1),
-      gone_snapshot AS (DELETE FROM ${snapshots} WHERE session_id = $1)
-      DELETE FROM ${sessions} WHERE session_id = $1`,
-    setMeta: `INSERT INTO ${sessions} AS s (session_id, meta, updated_at)
-      VALUES ($1, jsonb_build_object($2::text, $3::text), ${NOW_MS})
-      ON CONFLICT (session_id) DO UPDATE
-        SET meta = s.meta || excluded.meta, updated_at = excluded.updated_at`,
-    removeMeta: `UPDATE ${sessions} SET meta = meta - $2::text, updated_at = ${NOW_MS} WHERE session_id = $1`,
-    meta: `SELECT meta FROM ${sessions} WHERE session_id = $1`,
-    // What `inspect` reads of a session, its row locked (see the backend's statements).
-    sessionFactsForUpdate: `SELECT saved, stored, updated_at, meta, snapshot_upto AS upto_seq
-      FROM ${sessions} WHERE session_id = $1 FOR UPDATE`,
-    pruneCovered: `WITH pruned AS (
-        DELETE FROM ${messages} WHERE session_id = $1
-          AND seq <= (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1)
-        RETURNING 1
-      )
-      SELECT count(*) AS dropped FROM pruned`,
-  };
 }
