@@ -1,15 +1,16 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ErrorCode, NatsError, headers, type JetStreamClient, type KV, type MsgHdrs } from 'nats';
+import { headers, type JetStreamClient, type KV, type MsgHdrs } from 'nats';
 import { deepFreeze } from '../core/deep-freeze';
 import type { DocumentChange } from '../core/document-store';
-import { ConcurrentUpdateError, SessionTooLargeError } from '../core/errors';
+import { ConcurrentUpdateError } from '../core/errors';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionDocument } from '../core/session-document';
 import { tellObserver, type StoreObserver } from '../core/store-observer.interface';
-import { NatsRequestError, isWrongLastSequence, natsRequest } from './nats-request.error';
+import { isWrongLastSequence, natsRequest } from './nats-request.error';
+import { planBatch, rejectAll, settle, withoutAborted, type BatchPlan } from './nats-batch-plan';
+import { isTransient, mayHaveBeenStored } from './nats-write-failures';
 import {
   encodeKeySidecarValue,
-  encodeSessionValue,
   keySidecarOf,
   loadedSession,
   type LoadedSession,
@@ -23,7 +24,6 @@ import {
   writeSizeBytes,
 } from './nats-size-limit';
 import { WriteQueue, type PendingChange } from './nats-write.queue';
-import { RecentSessions } from './recent-sessions';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/defaults';
 
 /** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
@@ -206,7 +206,7 @@ export class NatsSessionWriter {
         lostRace = true;
         tellObserver(this.opts.observer, (observer) => observer.casRetry?.('nats', 1));
       } catch (error) {
-        if (!isTransient(error) || !budgetLeft()) return reject(live, error);
+        if (!isTransient(error) || !budgetLeft()) return rejectAll(live, error);
         lostRace = false;
         failure = error;
       }
@@ -220,7 +220,7 @@ export class NatsSessionWriter {
       retries++;
       if (lostRace) this.contended = true;
       if (!budgetLeft()) {
-        return reject(
+        return rejectAll(
           live,
           lostRace ? new ConcurrentUpdateError(this.sessionId, retries) : failure,
         );
@@ -327,114 +327,10 @@ interface UnansweredWrite extends PlannedWrite {
   error: unknown;
 }
 
-/** What one batch does to a document: per caller its document or error, and the value to write. */
-interface BatchPlan {
-  outcomes: Array<{ doc: SessionDocument | null } | { error: unknown }>;
-  doc: SessionDocument;
-  /** Null when no change in the batch changed the document. */
-  value: Uint8Array | null;
-  /** A change threw or made the value too large: not to be trusted on a stale read. */
-  doubtful: boolean;
-}
-
-/**
- * Applies the batch's changes in order to `doc`. A change that throws, or that makes the value
- * exceed `limit` (checked only when the whole batch does not fit), is left out and answered with
- * its error; the others still apply.
- */
-function planBatch(
-  doc: SessionDocument,
-  batch: readonly PendingChange[],
-  revision: number,
-  limit: number,
-  session: string,
-  final: boolean,
-): BatchPlan {
-  const apply = (checkEach: boolean): BatchPlan => {
-    const outcomes: BatchPlan['outcomes'] = [];
-    let current = doc;
-    let doubtful = false;
-    for (const pending of batch) {
-      let next: SessionDocument | null;
-      try {
-        next = pending.change(current, pending.unknownOutcome);
-      } catch (error) {
-        outcomes.push({ error });
-        doubtful = true;
-        continue;
-      }
-      if (next !== null && checkEach) {
-        const size = writeSizeBytes(encodeSessionValue(next).length, revision, session);
-        if (size > limit) {
-          outcomes.push({ error: new SessionTooLargeError(session, size, limit) });
-          doubtful = true;
-          continue;
-        }
-      }
-      if (next !== null) current = next;
-      outcomes.push({ doc: next });
-    }
-    const value = current === doc ? null : encodeSessionValue(current);
-    return { outcomes, doc: current, value, doubtful };
-  };
-  const whole = apply(false);
-  if (whole.value === null || writeSizeBytes(whole.value.length, revision, session) <= limit)
-    return whole;
-  if (!final) return { ...whole, doubtful: true };
-  return apply(true);
-}
-
-function settle(batch: readonly PendingChange[], outcomes: BatchPlan['outcomes']): void {
-  batch.forEach((pending, i) => {
-    const outcome = outcomes[i]!;
-    if ('error' in outcome) pending.reject(outcome.error);
-    else pending.resolve(outcome.doc);
-  });
-}
-
 /** Full jitter: a random wait up to `BASE * 2^(retry-1)`, capped. */
 function backoff(retry: number): Promise<void> {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
   return delay(Math.random() * ceiling);
-}
-
-function reject(batch: readonly PendingChange[], error: unknown): void {
-  for (const pending of batch) pending.reject(error);
-}
-
-/** The callers still waiting; those who aborted are answered with their signal's reason. */
-function withoutAborted(batch: PendingChange[]): PendingChange[] {
-  return batch.filter((pending) => {
-    if (!pending.opts?.signal?.aborted) return true;
-    pending.reject(pending.opts.signal.reason ?? new Error('the write was aborted'));
-    return false;
-  });
-}
-
-/**
- * Request failures worth another try within the write budget: nobody answered in time (a server
- * going away, the client reconnecting), no JetStream server took the request, or JetStream said
- * it is unavailable for now (a stream leader being elected).
- */
-const TRANSIENT_CODES: ReadonlySet<string> = new Set([
-  ErrorCode.Timeout,
-  ErrorCode.NoResponders,
-  ErrorCode.Disconnect,
-  ErrorCode.JetStream408RequestTimeout,
-]);
-
-function isTransient(error: unknown): boolean {
-  return error instanceof NatsRequestError && TRANSIENT_CODES.has(error.natsCode ?? '');
-}
-
-/**
- * Whether a failed write may still be stored: it was sent and no answer came (a timeout, a lost
- * connection). Not when nobody took it (no responders) or the server answered with an error.
- */
-function mayHaveBeenStored(error: unknown): boolean {
-  if (!(error instanceof NatsRequestError) || error.natsCode === ErrorCode.NoResponders)
-    return false;
-  return !(error.cause instanceof NatsError && error.cause.api_error !== undefined);
 }
 
 function expectRevisionHeaders(revision: number): MsgHdrs {
@@ -454,46 +350,4 @@ function writeTarget(kv: KV, key: string): WriteTarget {
   const subjectOf = (k: string) =>
     impl.subjectForKey ? impl.subjectForKey.call(kv, k, true) : `$KV.${impl.bucket}.${k}`;
   return { js: impl.js, subject: subjectOf(key), sidecarSubject: subjectOf(keySidecarOf(key)) };
-}
-
-/** The process's writers, per KV handle and session; a writer is dropped once nobody uses it. */
-const writers = new WeakMap<KV, Map<string, { writer: NatsSessionWriter; users: number }>>();
-/** What dropped writers last knew, per KV handle (one per backend). */
-const recentByKv = new WeakMap<KV, RecentSessions>();
-
-/** What the writers of `kv` last knew of their sessions, kept after they are dropped. */
-export function recentSessionsOf(kv: KV): RecentSessions {
-  let recent = recentByKv.get(kv);
-  if (!recent) recentByKv.set(kv, (recent = new RecentSessions()));
-  return recent;
-}
-
-/**
- * Runs `fn` with the process's writer of `sessionId` on `kv`, creating it (with `opts`) if none is
- * in use: every store open on one session through one KV handle shares one queue. A new writer
- * starts from what the last one of the session knew (see {@link RecentSessions}).
- */
-export async function withSessionWriter<T>(
-  kv: KV,
-  sessionId: string,
-  opts: SessionWriterOptions,
-  fn: (writer: NatsSessionWriter) => Promise<T>,
-): Promise<T> {
-  let sessions = writers.get(kv);
-  if (!sessions) writers.set(kv, (sessions = new Map()));
-  let entry = sessions.get(sessionId);
-  if (!entry) {
-    const writer = new NatsSessionWriter(kv, sessionId, opts);
-    writer.known = recentSessionsOf(kv).known(sessionId);
-    sessions.set(sessionId, (entry = { writer, users: 0 }));
-  }
-  entry.users++;
-  try {
-    return await fn(entry.writer);
-  } finally {
-    if (--entry.users === 0) {
-      sessions.delete(sessionId);
-      recentSessionsOf(kv).keep(sessionId, entry.writer.known, entry.writer.knownBytes);
-    }
-  }
 }

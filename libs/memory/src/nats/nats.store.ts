@@ -12,12 +12,8 @@ import { ConcurrentUpdateError } from '../core/errors';
 import type { ErasedSession } from '../core/resource-erase';
 import type { StoredSessionCheck } from '../core/session-delete';
 import { keySidecarOf, loadedSession, sessionInfoOf } from './nats-session-value';
-import {
-  withSessionWriter,
-  type KnownSession,
-  type NatsSessionWriter,
-  type SessionWriterOptions,
-} from './nats-session.writer';
+import type { KnownSession, NatsSessionWriter, SessionWriterOptions } from './nats-session.writer';
+import { withSessionWriter } from './nats-session-writers';
 import { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
 
 export { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
