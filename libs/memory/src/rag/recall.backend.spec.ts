@@ -1,89 +1,30 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/**
+ * `withRecall` on the simple backend with in-memory vectors and on PostgreSQL with pgvector: what
+ * `retrieve(query)` recalls and leaves out, how saves are embedded, the scopes, deletes, catching
+ * up at start-up, and the save times quoted across a restart.
+ */
 import {
   assistantMessage,
-  jsonFileBackend,
-  OpenAiCompatibleClient,
   simpleBackend,
-  SUMMARY_PREFIX,
   systemMessage,
   textContent,
   toolResultMessage,
   userMessage,
   type MemoryBackend,
-  type Message,
   type SessionStore,
 } from '@agent-memory/memory';
 import { postgresBackend } from '@agent-memory/memory/postgres';
-import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
-import type { EmbedOptions, Embedder } from './embedder.interface';
 import { HashedNgramEmbedder } from './hashed-ngram.embedder';
 import { InMemoryVectorStore } from './in-memory-vector.store';
 import { PgVectorStore } from './pgvector.store';
 import { DimensionMismatchError } from './rag.errors';
-import { RECALL_HEADER } from './recall.engine';
 import { withRecall, type RecallBackend } from './recall.backend';
+import { compactFirst, ControlledEmbedder, HISTORY, recallText } from './testing/recall-fixtures';
 import type { RecallOptions } from './recall-options.interface';
 import type { VectorStore } from './vector-store.interface';
 
 const AT = '2026-05-01T09:30:00.000Z';
-
-/** A real embedder that counts its calls and can be made to fail or wait (no mocks). */
-class ControlledEmbedder implements Embedder {
-  readonly inner = new HashedNgramEmbedder({ dimensions: 128 });
-  readonly model = this.inner.model;
-  readonly dimensions = this.inner.dimensions;
-  calls: string[][] = [];
-  failuresLeft = 0;
-  gate: Promise<void> | null = null;
-  private onCall: (() => void) | null = null;
-  /** Resolves at the next call. */
-  readonly nextCall = (): Promise<void> => new Promise((resolve) => (this.onCall = resolve));
-
-  async embed(texts: readonly string[], opts?: EmbedOptions): Promise<number[][]> {
-    this.calls.push([...texts]);
-    this.onCall?.();
-    if (this.gate) await this.gate;
-    if (this.failuresLeft > 0) {
-      this.failuresLeft--;
-      throw new Error('embedding service down');
-    }
-    return this.inner.embed(texts, opts);
-  }
-}
-
-/** A long conversation whose early part is covered by a snapshot (out of the context). */
-const HISTORY: Message[] = [
-  userMessage('Please plan a trip to Lisbon in May'),
-  assistantMessage('Sure, Lisbon in May is warm. Any budget?'),
-  userMessage('My budget is 1200 euros and I am allergic to peanuts'),
-  assistantMessage('Noted: 1200 euros, no peanuts.'),
-  userMessage('I prefer trains over planes whenever possible'),
-  assistantMessage('Trains it is.'),
-  userMessage('Also my sister Marta joins on the second day'),
-  assistantMessage('Great, a room for two from day two.'),
-  userMessage('Now let us talk about museums'),
-  assistantMessage('The Gulbenkian and MAAT are good choices.'),
-];
-
-async function compactFirst(session: SessionStore, covered: number): Promise<void> {
-  const { tail } = await session.loadSnapshot();
-  await session.saveSnapshot(
-    { summary: 'Trip planning so far.', pinned: [HISTORY[0]!] },
-    tail[covered - 1]!.cursor,
-    null,
-  );
-}
-
-function recallText(messages: Message[]): string | null {
-  const first = messages[0];
-  return first?.role === 'system' && textContent(first).startsWith(RECALL_HEADER)
-    ? textContent(first)
-    : null;
-}
-
 interface Setup {
   name: string;
   backend(): Promise<MemoryBackend>;
@@ -372,124 +313,5 @@ describe('withRecall on PostgreSQL across a restart', () => {
     } finally {
       await restarted.close();
     }
-  });
-});
-
-describe('withRecall on the JSON-file backend', () => {
-  it('works over any backend, unchanged: a file written with recall reads back without it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'recall-'));
-    try {
-      const backend = withRecall(jsonFileBackend({ dir }), {
-        embedder: new HashedNgramEmbedder(),
-        store: new InMemoryVectorStore(256),
-      });
-      const session = await backend.open('j');
-      await session.save(HISTORY);
-      await backend.recallIndexer.whenIdle();
-      await backend.close();
-      const plain = await jsonFileBackend({ dir }).open('j');
-      expect(await plain.retrieve()).toEqual(HISTORY);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('withRecall over a store with the deprecated summarization option', () => {
-  let llm: FakeLlm;
-  beforeAll(async () => {
-    llm = await startFakeLlm();
-  });
-  afterAll(() => llm.close());
-
-  it('retrieve(query) shows the summary as that store does (a system message), after the recall message', async () => {
-    const embedder = new ControlledEmbedder();
-    const llmClient = new OpenAiCompatibleClient({ baseUrl: llm.baseUrl, apiKey: 'k', model: 'm' });
-    const backend = withRecall(
-      simpleBackend({ capacity: 100, summarization: { llm: llmClient, threshold: 8, size: 6 } }),
-      { embedder, store: new InMemoryVectorStore(embedder.dimensions), topK: 1 },
-    );
-    try {
-      const session = await backend.open('legacy');
-      await session.save(HISTORY.slice(0, 6));
-      await backend.recallIndexer.whenIdle();
-      llm.reply('Trip planning so far.');
-      await session.save(HISTORY.slice(6)); // 10 kept messages: the oldest 6 are summarised
-      const context = await session.retrieve();
-      expect(context[0]).toEqual(systemMessage(`${SUMMARY_PREFIX}Trip planning so far.`));
-      expect(context).toHaveLength(5);
-
-      const recalled = await session.retrieve('I am allergic to peanuts');
-      expect(recallText(recalled)).toMatch(/My budget is 1200 euros and I am allergic to peanuts/);
-      expect(recalled.slice(1)).toEqual(context);
-    } finally {
-      await backend.close();
-    }
-  });
-});
-
-describe('withRecall: indexing edge cases', () => {
-  it('a session cleared while its job is embedding keeps no vectors', async () => {
-    const embedder = new ControlledEmbedder();
-    const store = new InMemoryVectorStore(embedder.dimensions);
-    const backend = withRecall(simpleBackend({ capacity: 100 }), { embedder, store });
-    try {
-      let release!: () => void;
-      embedder.gate = new Promise<void>((resolve) => (release = resolve));
-      const called = embedder.nextCall();
-      const session = await backend.open('gone');
-      await session.save([userMessage('my pin is 9876')]);
-      await called;
-      const clearing = session.clear();
-      release();
-      await clearing;
-      await backend.recallIndexer.whenIdle();
-      expect(store.size).toBe(0);
-    } finally {
-      await backend.close();
-    }
-  });
-
-  it('with pruneCompacted, recall quotes a covered message the log no longer holds', async () => {
-    const embedder = new ControlledEmbedder();
-    const backend = withRecall(simpleBackend({ capacity: 100, pruneCompacted: true }), {
-      embedder,
-      store: new InMemoryVectorStore(embedder.dimensions),
-      topK: 1,
-    });
-    try {
-      const session = await backend.open('pruned');
-      await session.save(HISTORY);
-      await backend.recallIndexer.whenIdle();
-      await compactFirst(session, 8);
-      expect((await session.entries()).length).toBe(2);
-      const text = recallText(await session.retrieve('I am allergic to peanuts'))!;
-      // The time is the one the store recorded for the message before it was pruned.
-      expect(text).toMatch(
-        /user at \d{4}-\d{2}-\d{2}T[\d:.]+Z: My budget is 1200 euros and I am allergic to peanuts/,
-      );
-    } finally {
-      await backend.close();
-    }
-  });
-
-  it('a restart embeds only the messages the store does not hold yet', async () => {
-    const plain = simpleBackend({ capacity: 100 });
-    const store = new InMemoryVectorStore(128);
-    const first = new ControlledEmbedder();
-    const before = withRecall(plain, { embedder: first, store });
-    const session = await before.open('restart');
-    await session.save(HISTORY.slice(0, 4));
-    await before.recallIndexer.whenIdle();
-    await before.recallIndexer.close();
-    await (await plain.open('restart')).save(HISTORY.slice(4, 6));
-    const second = new ControlledEmbedder();
-    const after = withRecall(plain, { embedder: second, store });
-    await after.recallIndexer.whenIdle();
-    expect(second.calls).toEqual([
-      ['I prefer trains over planes whenever possible', 'Trains it is.'],
-    ]);
-    expect(store.size).toBe(6);
-    await after.close();
   });
 });
