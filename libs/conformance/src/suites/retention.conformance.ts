@@ -15,16 +15,17 @@ import {
   type RetentionPolicy,
   type RetentionSweeperOptions,
 } from '@agent-memory/memory';
-import { useConformanceBackends, type ConformanceHarness } from './harness';
+import type { ConformanceContext } from '../context';
 
 const SECOND_MS = 1000;
 
 /** Resolves after `ms`: only to put a gap between two writes' `updatedAt`. */
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function describeRetentionConformance(name: string, harness: ConformanceHarness): void {
-  describe(`${name} retention`, () => {
-    const { backend, newId, replica } = useConformanceBackends(harness, 'retain');
+export function describeRetentionConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
+  const { backend, newId, replica, itPruning } = ctx;
+  describe('retention', () => {
 
     async function sessionWith(b: MemoryBackend, turns = 2): Promise<string> {
       const id = newId();
@@ -132,7 +133,7 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       expect((await b.inspect(kept))?.messages).toBe(4);
     });
 
-    it('keep-summary keeps the snapshot, the tail after it and the count; drops the covered log', async () => {
+    itPruning(false)('keep-summary keeps the snapshot, the tail after it and the count; drops the covered log', async () => {
       const b = await backend({ pruneCompacted: false });
       const summarised = await sessionWith(b, 3);
       const store = await b.open(summarised);
@@ -283,7 +284,7 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       expect(next.expired).toEqual([id]);
     });
 
-    it('keep-summary leaves the log of a session written between the judgement and the prune', async () => {
+    itPruning(false)('keep-summary leaves the log of a session written between the judgement and the prune', async () => {
       const b = await backend({ pruneCompacted: false });
       const id = await sessionWith(b, 3);
       await (await b.open(id)).saveSnapshot({ summary: 'three questions' }, 4, null);
@@ -304,7 +305,7 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       // Refused directly too: a description older than the session prunes nothing.
       const stale = (await b.inspect(id))!;
       await store.setMeta('title', 'renamed');
-      if (!canPruneCovered(store)) throw new Error('every built-in store prunes');
+      if (!canPruneCovered(store)) throw new Error('keep-summary needs the session store to implement pruneCovered');
       await expect(store.pruneCovered({ ifUnchanged: stale })).rejects.toMatchObject({
         code: 'SESSION_CHANGED',
       });

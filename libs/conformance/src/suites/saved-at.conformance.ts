@@ -4,8 +4,8 @@
  * `SaveOptions.savedAt` for imports (docs/storage-formats.md).
  */
 import { canPruneCovered, userMessage, type Entry, type SessionStore } from '@agent-memory/memory';
-import { conversation } from './fixtures';
-import type { ConformanceContext } from './harness';
+import { conversation } from '../fixtures';
+import type { ConformanceContext } from '../context';
 
 /** Saves `batch` and returns the save's window, in milliseconds. */
 async function timedSave(
@@ -17,7 +17,11 @@ async function timedSave(
   return { before, after: Date.now() };
 }
 
-function expectWithin(entry: Entry, window: { before: number; after: number }): void {
+function expectWithin(
+  expect: jest.Expect,
+  entry: Entry,
+  window: { before: number; after: number },
+): void {
   expect(entry.savedAt).toEqual(expect.any(String));
   const at = Date.parse(entry.savedAt!);
   expect(new Date(at).toISOString()).toBe(entry.savedAt);
@@ -28,9 +32,10 @@ function expectWithin(entry: Entry, window: { before: number; after: number }): 
 const timesOf = (entries: readonly Entry[]) => entries.map((e) => e.savedAt);
 
 export function describeSavedAtConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
   const { session, replica } = ctx;
   describe('save times (savedAt)', () => {
-    it('records when each batch was saved, shared by its messages, in every read', async () => {
+    ctx.itPruning(false)('records when each batch was saved, shared by its messages, in every read', async () => {
       const { b, id, s } = await session({ pruneCompacted: false });
       const first = await timedSave(s, conversation(2));
       // A later batch gets a later (or equal) time of its own.
@@ -38,8 +43,8 @@ export function describeSavedAtConformance(ctx: ConformanceContext): void {
       const second = await timedSave(s, conversation(3, 2));
       const entries = await s.entries();
       expect(entries).toHaveLength(5);
-      entries.slice(0, 2).forEach((entry) => expectWithin(entry, first));
-      entries.slice(2).forEach((entry) => expectWithin(entry, second));
+      entries.slice(0, 2).forEach((entry) => expectWithin(expect, entry, first));
+      entries.slice(2).forEach((entry) => expectWithin(expect, entry, second));
       expect(new Set(timesOf(entries.slice(0, 2))).size).toBe(1);
       expect(new Set(timesOf(entries.slice(2))).size).toBe(1);
       expect(entries[2]!.savedAt! > entries[1]!.savedAt!).toBe(true);
@@ -50,7 +55,7 @@ export function describeSavedAtConformance(ctx: ConformanceContext): void {
       expect(await again.entries()).toEqual(entries);
     });
 
-    it('keeps the times through a snapshot, with and without pruning', async () => {
+    ctx.itWith('pruneCompactedOption', ctx.capabilities.pruneCompactedOption)('keeps the times through a snapshot, with and without pruning', async () => {
       for (const pruneCompacted of [false, true]) {
         const { b, id, s } = await session({ pruneCompacted });
         await s.save(conversation(2));
@@ -67,7 +72,7 @@ export function describeSavedAtConformance(ctx: ConformanceContext): void {
       }
     });
 
-    it('keeps the times of the messages a later prune of covered ones leaves (retention)', async () => {
+    ctx.itPruning(false)('keeps the times of the messages a later prune of covered ones leaves (retention)', async () => {
       const { b, id, s } = await session({ pruneCompacted: false });
       await s.save(conversation(2), { savedAt: '2026-01-01T00:00:00.000Z' });
       await s.save(conversation(2, 2), { savedAt: '2026-01-02T00:00:00.000Z' });
@@ -80,7 +85,7 @@ export function describeSavedAtConformance(ctx: ConformanceContext): void {
       expect(after[0]!.savedAt).toBe('2026-01-02T00:00:00.000Z');
     });
 
-    it('keeps the times when metadata is set and when the session grows large (a change of form)', async () => {
+    ctx.itPruning(false)('keeps the times when metadata is set and when the session grows large (a change of form)', async () => {
       const { b, id, s } = await session({ pruneCompacted: false });
       await s.save(conversation(2));
       const small = await s.entries();
@@ -108,7 +113,7 @@ export function describeSavedAtConformance(ctx: ConformanceContext): void {
         '2025-06-30T21:59:59.000Z',
         '2025-07-01T08:00:00.500Z',
       ]);
-      expectWithin(entries[3]!, window);
+      expectWithin(expect, entries[3]!, window);
       // A replayed key stores nothing: the first save's time stays.
       const replay = await s.save([userMessage('keyed')], {
         savedAt: '2030-01-01T00:00:00Z',

@@ -2,13 +2,14 @@
  * The stored log (`entries`): kept entries, covered ones, paging by cursor
  * (docs/architecture.md#the-contract-in-detail).
  */
-import { conversation } from './fixtures';
-import type { ConformanceContext } from './harness';
+import { conversation } from '../fixtures';
+import type { ConformanceContext } from '../context';
 
 export function describeLogConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
   const { session } = ctx;
   describe('the stored log', () => {
-    it('lists kept entries oldest first, covered ones included, paged by cursor', async () => {
+    ctx.itPruning(false)('lists kept entries oldest first, covered ones included, paged by cursor', async () => {
       const { s } = await session({ pruneCompacted: false });
       await s.save(conversation(5));
       const { tail } = await s.loadSnapshot();
@@ -21,7 +22,7 @@ export function describeLogConformance(ctx: ConformanceContext): void {
       expect(await s.entries({ after: tail[4]!.cursor })).toEqual([]);
     });
 
-    it('lists only what is kept once a snapshot prunes', async () => {
+    ctx.itPruning(true)('lists only what is kept once a snapshot prunes', async () => {
       const { s } = await session({ pruneCompacted: true });
       await s.save(conversation(4));
       const { tail } = await s.loadSnapshot();

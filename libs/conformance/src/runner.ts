@@ -1,0 +1,69 @@
+/**
+ * The test runner's functions the suites register with. Jest provides them as globals; vitest only
+ * with `globals: true`, so a vitest user can pass them instead (`{ runner: { describe, it, … } }`
+ * from `vitest`). They are resolved once, when a `describe…Conformance` function is called.
+ */
+
+/** The runner functions the suites use (jest's and vitest's have these shapes). */
+export interface ConformanceRunner {
+  describe: unknown;
+  it: unknown;
+  expect: unknown;
+  beforeAll: unknown;
+  afterAll: unknown;
+  beforeEach: unknown;
+  afterEach: unknown;
+}
+
+/** Options every `describe…Conformance` function takes. */
+export interface ConformanceRunOptions {
+  /**
+   * The runner's `describe`, `it`, `expect`, `beforeAll`, `afterAll`, `beforeEach` and
+   * `afterEach`. Default: the globals of that name (jest; vitest with `globals: true`).
+   */
+  runner?: Partial<ConformanceRunner>;
+}
+
+/** The same functions, typed as the suites call them (jest's types; vitest's agree on what is used). */
+export interface TestApi {
+  describe: jest.Describe;
+  it: jest.It;
+  expect: jest.Expect;
+  beforeAll: jest.Lifecycle;
+  afterAll: jest.Lifecycle;
+  beforeEach: jest.Lifecycle;
+  afterEach: jest.Lifecycle;
+}
+
+const NAMES = [
+  'describe',
+  'it',
+  'expect',
+  'beforeAll',
+  'afterAll',
+  'beforeEach',
+  'afterEach',
+] as const;
+
+/** Thrown when the runner's functions are neither passed nor globals. */
+export class MissingTestRunnerError extends Error {
+  readonly code = 'CONFORMANCE_RUNNER_MISSING';
+  constructor(missing: readonly string[]) {
+    super(
+      `the conformance suite needs the test runner's ${missing.join(', ')}: run it under jest, ` +
+        'or vitest with `globals: true`, or pass them as `{ runner: { describe, it, expect, ' +
+        "beforeAll, afterAll, beforeEach, afterEach } }` (imported from 'vitest')",
+    );
+    this.name = 'MissingTestRunnerError';
+  }
+}
+
+/** The runner's functions: those passed, else the globals. */
+export function resolveRunner(passed: Partial<ConformanceRunner> = {}): TestApi {
+  const globals = globalThis as unknown as Partial<ConformanceRunner>;
+  const found: Partial<Record<(typeof NAMES)[number], unknown>> = {};
+  for (const name of NAMES) found[name] = passed[name] ?? globals[name];
+  const missing = NAMES.filter((name) => typeof found[name] !== 'function');
+  if (missing.length > 0) throw new MissingTestRunnerError(missing);
+  return found as unknown as TestApi;
+}
