@@ -35,3 +35,4 @@ export {
 } from './context';
 export type { ProcessConformanceOptions } from './suites/processes.conformance';
 export { conversation, everyShapeMessages, texts } from './fixtures';
+export { defaultExportOf } from './module-loader';

@@ -27,3 +27,8 @@ export function exportOf(exports: Record<string, unknown>, name = 'default'): un
   const inner = (value as { default?: unknown } | null)?.default;
   return inner !== undefined && typeof inner === 'object' ? inner : value;
 }
+
+/** The default export of a loaded module (what a store's module gives the command). */
+export function defaultExportOf(exports: Record<string, unknown>): unknown {
+  return exportOf(exports);
+}
