@@ -31,8 +31,11 @@ export async function runConformance(modulePath: string): Promise<ConformanceTes
       root: PACKAGE_ROOT,
       config: false,
       include: [TEST_FILE],
-      // The package itself is usually inside node_modules, which vitest leaves out by default.
+      // The package itself is usually inside node_modules, which vitest leaves out by default
+      // and runs natively; inlined, the test file's import() of the store goes through vitest's
+      // transform (TypeScript).
       exclude: [],
+      server: { deps: { inline: [/conformance\.vitest\.mjs$/] } },
       watch: false,
       testTimeout: 30_000,
       hookTimeout: 60_000,
