@@ -155,17 +155,18 @@ export function describeAuditLogConformance(
       );
     });
 
-    registration(t, 'openReplica', initializer.openReplica !== undefined)(
-      'is one log for every replica on the same storage',
-      async () => {
-        const { log } = await fresh();
-        const other = await initializer.openReplica!(log, {});
-        replicas.push(other);
-        const first = await log.append(auditEntry(1));
-        const second = await other.append(auditEntry(2));
-        expect((await log.list()).items).toEqual([second, first]);
-        expect((await other.list()).items).toEqual([second, first]);
-      },
-    );
+    registration(
+      t,
+      'openReplica',
+      initializer.openReplica !== undefined,
+    )('is one log for every replica on the same storage', async () => {
+      const { log } = await fresh();
+      const other = await initializer.openReplica!(log, {});
+      replicas.push(other);
+      const first = await log.append(auditEntry(1));
+      const second = await other.append(auditEntry(2));
+      expect((await log.list()).items).toEqual([second, first]);
+      expect((await other.list()).items).toEqual([second, first]);
+    });
   });
 }

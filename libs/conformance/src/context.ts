@@ -24,7 +24,9 @@ export interface ConformanceContext {
   /** A session id no other test uses. */
   newId(): string;
   /** A fresh backend and a session on it. */
-  session(opts?: ConformanceBackendOptions): Promise<{ b: MemoryBackend; id: string; s: SessionStore }>;
+  session(
+    opts?: ConformanceBackendOptions,
+  ): Promise<{ b: MemoryBackend; id: string; s: SessionStore }>;
   /** `it`, or a visible skip naming `capability` when `has` is false. */
   itWith(capability: string, has: boolean): TestRegistration;
   /** `it` for a test that needs backends with `pruneCompacted: prune`, skipped when the store cannot. */
@@ -79,9 +81,7 @@ export function conformanceContext(
     await Promise.all(
       all.map(async ([backend, replicas]) => {
         await Promise.all(replicas.map((replica) => replica.close()));
-        await (initializer.destroyBackend
-          ? initializer.destroyBackend(backend)
-          : backend.close());
+        await (initializer.destroyBackend ? initializer.destroyBackend(backend) : backend.close());
       }),
     );
   });

@@ -7,10 +7,7 @@ export {
   describeMemoryBackendConformance,
   type MemoryBackendConformanceOptions,
 } from './memory-backend.conformance';
-export {
-  describeAuditLogConformance,
-  type AuditLogInitializer,
-} from './audit-log.conformance';
+export { describeAuditLogConformance, type AuditLogInitializer } from './audit-log.conformance';
 export {
   describeCompactionJobStoreConformance,
   type CompactionJobStoreInitializer,
@@ -28,11 +25,7 @@ export {
   type ConformanceRunner,
   type ConformanceRunOptions,
 } from './runner';
-export {
-  useConformanceBackends,
-  type ConformanceContext,
-  type TestRegistration,
-} from './context';
+export { useConformanceBackends, type ConformanceContext, type TestRegistration } from './context';
 export type { ProcessConformanceOptions } from './suites/processes.conformance';
 export { conversation, everyShapeMessages, texts } from './fixtures';
 export { defaultExportOf } from './module-loader';

@@ -91,11 +91,15 @@ export function assertMemoryBackendInitializer(value: unknown): MemoryBackendIni
     throw new InvalidInitializerError('`name` must be a non-empty string');
   }
   if (typeof candidate.createBackend !== 'function') {
-    throw new InvalidInitializerError(`\`createBackend\` of "${candidate.name}" must be a function`);
+    throw new InvalidInitializerError(
+      `\`createBackend\` of "${candidate.name}" must be a function`,
+    );
   }
   for (const optional of ['destroyBackend', 'storageOf', 'openStorage', 'afterAll'] as const) {
     if (candidate[optional] !== undefined && typeof candidate[optional] !== 'function') {
-      throw new InvalidInitializerError(`\`${optional}\` of "${candidate.name}" must be a function`);
+      throw new InvalidInitializerError(
+        `\`${optional}\` of "${candidate.name}" must be a function`,
+      );
     }
   }
   if (candidate.capabilities?.crossProcess) {

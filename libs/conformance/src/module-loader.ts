@@ -14,6 +14,8 @@ const nativeImport = new Function('specifier', 'return import(specifier)') as (
 export async function loadModule(path: string): Promise<Record<string, unknown>> {
   const absolute = resolve(path);
   if (extname(absolute) === '.mjs') return nativeImport(pathToFileURL(absolute).href);
+  // A path known only at run time, loaded with the hooks (a TypeScript loader) registered.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(absolute) as Record<string, unknown>;
 }
 

@@ -24,7 +24,11 @@ async function checkModule(arg: string | undefined): Promise<string> {
   if (!arg) throw new UsageError('name the module whose default export is the initializer');
   const path = resolve(arg);
   if (!existsSync(path)) throw new UsageError(`no module at ${path}`);
-  if (['.ts', '.cts', '.mts', '.tsx'].includes(extname(path))) require('@swc-node/register');
+  if (['.ts', '.cts', '.mts', '.tsx'].includes(extname(path))) {
+    // Registered only for a TypeScript module: it hooks every later require.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('@swc-node/register');
+  }
   let exports: Record<string, unknown>;
   try {
     exports = await loadModule(path);

@@ -55,8 +55,7 @@ async function main(): Promise<unknown> {
   ];
   const module = JSON.parse(moduleJson) as ProcessModule;
   const exported = exportOf(await loadModule(module.path), module.exportName) as
-    | Partial<MemoryBackendInitializer>
-    | undefined;
+    Partial<MemoryBackendInitializer> | undefined;
   if (typeof exported?.openStorage !== 'function') {
     throw new Error(
       `${module.path}: export "${module.exportName ?? 'default'}" has no openStorage function`,

@@ -54,17 +54,20 @@ export function describeSnapshotConformance(ctx: ConformanceContext): void {
       expect(state.tail.map((e) => e.cursor)).toEqual([tail[4]!.cursor, tail[5]!.cursor]);
     });
 
-    ctx.itPruning(true)('keeps cursors stable while a second writer appends and snapshots prune', async () => {
-      const { b, id, s } = await session({ pruneCompacted: true });
-      await s.save(conversation(4));
-      const before = (await s.loadSnapshot()).tail;
-      const other = await (await replica(b, { pruneCompacted: true })).open(id);
-      await other.save(conversation(2, 4));
-      await other.saveSnapshot({ summary: 's1' }, before[1]!.cursor, null);
-      const after = (await s.loadSnapshot()).tail;
-      expect(after.slice(0, 2)).toEqual(before.slice(2));
-      expect(texts(after.map((e) => e.message))).toEqual(['u2', 'a3', 'u4', 'a5']);
-    });
+    ctx.itPruning(true)(
+      'keeps cursors stable while a second writer appends and snapshots prune',
+      async () => {
+        const { b, id, s } = await session({ pruneCompacted: true });
+        await s.save(conversation(4));
+        const before = (await s.loadSnapshot()).tail;
+        const other = await (await replica(b, { pruneCompacted: true })).open(id);
+        await other.save(conversation(2, 4));
+        await other.saveSnapshot({ summary: 's1' }, before[1]!.cursor, null);
+        const after = (await s.loadSnapshot()).tail;
+        expect(after.slice(0, 2)).toEqual(before.slice(2));
+        expect(texts(after.map((e) => e.message))).toEqual(['u2', 'a3', 'u4', 'a5']);
+      },
+    );
 
     it('refuses a snapshot based on a stale prev with SnapshotConflictError', async () => {
       const { s } = await session();
