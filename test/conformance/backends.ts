@@ -133,7 +133,8 @@ export function jsonFileInitializer(): MemoryBackendInitializer<BackendSpec> {
     // A folder that does not exist yet: the first write creates it.
     () => ({ kind: 'jsonfile', dir: join(root, `backend-${++counter}`, 'sessions') }),
     {
-      capabilities: {},
+      // Every save locks the session's file, so processes sharing the folder are safe.
+      capabilities: { crossProcess: true },
       removeStorage: (spec) =>
         spec.kind === 'jsonfile' && rmSync(join(spec.dir, '..'), { recursive: true, force: true }),
       afterAll: async () => rmSync(root, { recursive: true, force: true }),
