@@ -4,7 +4,7 @@
  */
 import type { MemoryBackendInitializer } from '@agent-memory/conformance';
 import type { MemoryBackend, SessionStore } from '@agent-memory/memory';
-import { thirdPartyBackend } from './store';
+import store from './store';
 
 /** `session` with `retrieve` answering in reverse order. */
 function reversing(session: SessionStore): SessionStore {
@@ -20,12 +20,18 @@ function reversing(session: SessionStore): SessionStore {
   });
 }
 
+/** The store's own backend behind each broken one, for `destroyBackend`. */
+const inner = new WeakMap<MemoryBackend, MemoryBackend>();
+
 const initializer: MemoryBackendInitializer = {
   name: 'broken third-party test store',
-  createBackend(options): MemoryBackend {
-    const backend = thirdPartyBackend({ pruneCompacted: options?.pruneCompacted });
-    return { ...backend, open: async (sessionId) => reversing(await backend.open(sessionId)) };
+  async createBackend(options) {
+    const backend = await store.createBackend(options);
+    const broken = { ...backend, open: async (id: string) => reversing(await backend.open(id)) };
+    inner.set(broken, backend);
+    return broken;
   },
+  destroyBackend: (backend) => store.destroyBackend!(inner.get(backend)!),
   capabilities: { pruneCompactedOption: true },
 };
 

@@ -1,15 +1,27 @@
 /**
  * A store written outside the library, as a third party would write one: it imports only the
- * public packages (`@agent-memory/memory` for the types and the in-process store it keeps its
- * sessions in, `@agent-memory/conformance` for the initializer's type), and its default export is
- * the initializer `agent-memory-conformance ./store.ts` runs.
+ * public packages (`@agent-memory/memory` for the types and the JSON-file store it keeps its
+ * sessions with, `@agent-memory/conformance` for the initializer's type), and its default export
+ * is the initializer `agent-memory-conformance ./store.ts` runs. Its storage is a folder, so other
+ * processes can open it: the cross-process tests run too.
  */
 import type { MemoryBackendInitializer } from '@agent-memory/conformance';
-import { simpleBackend, type MemoryBackend } from '@agent-memory/memory';
+import { jsonFileBackend, type MemoryBackend } from '@agent-memory/memory';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-/** The backend: its own `kind`, every call answered by an in-process store of its own. */
-export function thirdPartyBackend(options: { pruneCompacted?: boolean } = {}): MemoryBackend {
-  const sessions = simpleBackend({ capacity: 1000, ...options });
+/** Where a backend keeps its sessions. */
+export interface StoreFolder {
+  dir: string;
+}
+
+/** The backend over `folder`: its own `kind`, every call answered by a JSON-file store. */
+export function thirdPartyBackend(
+  folder: StoreFolder,
+  options: { pruneCompacted?: boolean } = {},
+): MemoryBackend {
+  const sessions = jsonFileBackend({ dir: folder.dir, pruneCompacted: options.pruneCompacted });
   return {
     // The library's kinds are a closed list until stores describe themselves.
     kind: 'third-party' as MemoryBackend['kind'],
@@ -23,10 +35,23 @@ export function thirdPartyBackend(options: { pruneCompacted?: boolean } = {}): M
   };
 }
 
-const initializer: MemoryBackendInitializer = {
+const folders = new WeakMap<MemoryBackend, StoreFolder>();
+
+const initializer: MemoryBackendInitializer<StoreFolder> = {
   name: 'third-party test store',
-  createBackend: (options) => thirdPartyBackend({ pruneCompacted: options?.pruneCompacted }),
-  capabilities: { pruneCompactedOption: true },
+  createBackend(options) {
+    const folder = { dir: mkdtempSync(join(tmpdir(), 'third-party-store-')) };
+    const backend = thirdPartyBackend(folder, options);
+    folders.set(backend, folder);
+    return backend;
+  },
+  async destroyBackend(backend) {
+    await backend.close();
+    rmSync(folders.get(backend)!.dir, { recursive: true, force: true });
+  },
+  storageOf: (backend) => folders.get(backend)!,
+  openStorage: (folder, options) => thirdPartyBackend(folder, options),
+  capabilities: { crossProcess: true, pruneCompactedOption: true },
 };
 
 export default initializer;

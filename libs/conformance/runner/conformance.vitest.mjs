@@ -10,13 +10,11 @@ const conformance = createRequire(import.meta.url)('../dist/index.js');
 const path = process.env.AGENT_MEMORY_CONFORMANCE_MODULE;
 if (!path) throw new Error('AGENT_MEMORY_CONFORMANCE_MODULE names no module');
 const exports = await import(path);
-const initializer = conformance.assertMemoryBackendInitializer(
+// Child processes of the cross-process tests load the same module, unless it names another.
+const store = conformance.assertMemoryBackendInitializer(
   conformance.defaultExportOf(exports),
+  path,
 );
-// Child processes of the cross-process tests load the same module.
-const store = initializer.processModule
-  ? initializer
-  : Object.assign(Object.create(initializer), { processModule: { path } });
 
 conformance.describeMemoryBackendConformance(store, {
   runner: { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach },

@@ -79,8 +79,21 @@ export class InvalidInitializerError extends Error {
   }
 }
 
-/** Checks the shape of `value` (any module's export) and returns it typed. */
-export function assertMemoryBackendInitializer(value: unknown): MemoryBackendInitializer {
+/**
+ * Checks the shape of `value` (any module's export) and returns it typed. `loadedFrom`: the path
+ * of the module it is the default export of, its `processModule` when it names none.
+ * @throws InvalidInitializerError naming what is missing or of the wrong type.
+ */
+export function assertMemoryBackendInitializer(
+  value: unknown,
+  loadedFrom?: string,
+): MemoryBackendInitializer {
+  if (loadedFrom !== undefined && typeof value === 'object' && value !== null) {
+    const named = (value as Partial<MemoryBackendInitializer>).processModule;
+    // A view of the same object (methods and getters included), with the module filled in.
+    if (!named)
+      value = Object.assign(Object.create(value), { processModule: { path: loadedFrom } });
+  }
   if (typeof value !== 'object' || value === null) {
     throw new InvalidInitializerError(
       `expected an object { name, createBackend, … }, got ${value === null ? 'null' : typeof value}`,

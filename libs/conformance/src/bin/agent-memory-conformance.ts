@@ -36,7 +36,7 @@ async function checkModule(arg: string | undefined): Promise<string> {
     throw new UsageError(`${path} could not be loaded: ${(error as Error).message}`);
   }
   try {
-    assertMemoryBackendInitializer(defaultExportOf(exports));
+    assertMemoryBackendInitializer(defaultExportOf(exports), path);
   } catch (error) {
     throw new UsageError(`the default export of ${path} is ${(error as Error).message}`);
   }
