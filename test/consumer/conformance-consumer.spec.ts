@@ -41,7 +41,7 @@ function cachedProject(tarballs: string[]): string {
     return `./package-${i}.tgz`;
   });
   run(NPM, ['install', '--no-save', '--no-package-lock', ...local], project);
-  for (const file of ['store.ts', 'broken-store.ts']) {
+  for (const file of ['store.ts', 'broken-store.ts', 'store.vitest-spec.ts']) {
     copyFileSync(join(STORE_FOLDER, file), join(project, file));
   }
   return project;
@@ -102,6 +102,28 @@ describe('the packed @agent-memory/conformance, run on a store outside the repos
     expect(output).toMatch(/expected \[ 'u4', 'a3', 'u2', 'a1', 'u0' \] to deeply equal/);
     expect(output).toMatch(/\d+ passed, [1-9]\d* failed/);
   }, 120_000);
+
+  it('type-checks a vitest spec against the published declarations, without jest types', () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          skipLibCheck: false,
+          // Node's types only (from the repository): jest's must not be needed.
+          types: ['node'],
+          typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
+        },
+        files: ['store.ts', 'broken-store.ts', 'store.vitest-spec.ts'],
+      }),
+    );
+    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    expect(() => run(process.execPath, [tsc, '-p', 'tsconfig.json'], project)).not.toThrow();
+  }, 60_000);
 
   it('is a usage error (exit 2) for a missing module or one without an initializer', () => {
     const missing = conformance(project, './no-such-store.ts');

@@ -10,8 +10,9 @@ import {
   type AuditLogLimits,
   type NewAuditEntry,
 } from '@agent-memory/memory';
-import { registration } from './context';
-import { resolveRunner, type ConformanceRunOptions } from './runner';
+import type { ConformanceRunOptions } from './runner';
+import { registration } from './suite-context';
+import { resolveRunner } from './test-api';
 
 /** An audit log under test: how to make one over fresh storage, open it again, and destroy it. */
 export interface AuditLogInitializer {

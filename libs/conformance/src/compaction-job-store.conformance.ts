@@ -10,7 +10,8 @@ import {
   type CompactionJobStore,
   type StoredCompactionJob,
 } from '@agent-memory/memory';
-import { resolveRunner, type ConformanceRunOptions } from './runner';
+import type { ConformanceRunOptions } from './runner';
+import { resolveRunner } from './test-api';
 
 /** A job store under test. */
 export interface CompactionJobStoreInitializer {

@@ -6,6 +6,7 @@
 export {
   describeMemoryBackendConformance,
   type MemoryBackendConformanceOptions,
+  type ProcessConformanceOptions,
 } from './memory-backend.conformance';
 export { describeAuditLogConformance, type AuditLogInitializer } from './audit-log.conformance';
 export {
@@ -25,7 +26,6 @@ export {
   type ConformanceRunner,
   type ConformanceRunOptions,
 } from './runner';
-export { useConformanceBackends, type ConformanceContext, type TestRegistration } from './context';
-export type { ProcessConformanceOptions } from './suites/processes.conformance';
+export { useConformanceBackends, type ConformanceBackends } from './context';
 export { conversation, everyShapeMessages, texts } from './fixtures';
 export { defaultExportOf } from './module-loader';

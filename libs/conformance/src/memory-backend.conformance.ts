@@ -3,22 +3,26 @@
  * suite per capability, registered with the test runner's `describe`/`it`. Tests a store cannot
  * take are registered as skipped, with the missing capability in their title.
  */
-import { conformanceContext } from './context';
+import { conformanceContext } from './suite-context';
 import { assertMemoryBackendInitializer, type MemoryBackendInitializer } from './initializer';
-import { resolveRunner, type ConformanceRunOptions } from './runner';
+import type { ConformanceRunOptions } from './runner';
 import { describeCompactionConformance } from './suites/compaction.conformance';
 import { describeEraseConformance } from './suites/erase.conformance';
 import { describeErrorConformance } from './suites/errors.conformance';
 import { describeLogConformance } from './suites/log.conformance';
 import { describeMetadataListingConformance } from './suites/metadata-listing.conformance';
-import {
-  describeProcessConformance,
-  type ProcessConformanceOptions,
-} from './suites/processes.conformance';
+import { describeProcessConformance } from './suites/processes.conformance';
 import { describeRetentionConformance } from './suites/retention.conformance';
 import { describeSaveRetrieveConformance } from './suites/save-retrieve.conformance';
 import { describeSavedAtConformance } from './suites/saved-at.conformance';
 import { describeSnapshotConformance } from './suites/snapshots.conformance';
+import { resolveRunner } from './test-api';
+
+/** How hard the cross-process writer test pushes: `writers` processes of `turns` two-message turns. */
+export interface ProcessConformanceOptions {
+  writers?: number;
+  turns?: number;
+}
 
 /** Options of `describeMemoryBackendConformance`. */
 export interface MemoryBackendConformanceOptions extends ConformanceRunOptions {

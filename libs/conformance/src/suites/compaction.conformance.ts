@@ -16,7 +16,7 @@ import {
   type Message,
 } from '@agent-memory/memory';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.server';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 import { conversation, texts } from '../fixtures';
 
 export function describeCompactionConformance(ctx: ConformanceContext): void {

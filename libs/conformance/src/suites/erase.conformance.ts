@@ -10,7 +10,7 @@ import {
   type SessionStore,
 } from '@agent-memory/memory';
 import { conversation, texts } from '../fixtures';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 
 /** A session of `resource` (or of none) with `count` messages, the first one covered by a snapshot. */
 async function seed(

@@ -10,7 +10,7 @@ import {
   type Message,
 } from '@agent-memory/memory';
 import { conversation, texts } from '../fixtures';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 
 export function describeErrorConformance(ctx: ConformanceContext): void {
   const { describe, it, expect } = ctx.t;

@@ -3,7 +3,7 @@
  * (docs/architecture.md#the-contract-in-detail).
  */
 import { conversation } from '../fixtures';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 
 export function describeLogConformance(ctx: ConformanceContext): void {
   const { describe, expect } = ctx.t;

@@ -4,7 +4,7 @@
  */
 import { userMessage } from '@agent-memory/memory';
 import { conversation, texts } from '../fixtures';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

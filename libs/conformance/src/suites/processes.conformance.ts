@@ -5,7 +5,8 @@
  * One backend serves the three tests (they use sessions of their own).
  */
 import type { CompactionResult, MemoryBackend } from '@agent-memory/memory';
-import { registration } from '../context';
+import type { ProcessConformanceOptions } from '../memory-backend.conformance';
+import { registration } from '../suite-context';
 import { conversation, texts } from '../fixtures';
 import type { MemoryBackendInitializer } from '../initializer';
 import {
@@ -15,14 +16,8 @@ import {
   type StoreProcessRole,
   type WriterResult,
 } from '../processes/store-process';
-import type { TestApi } from '../runner';
+import type { TestApi } from '../test-api';
 import { runTogether, startScript } from '../support/child-script';
-
-/** How hard the writer test pushes: `writers` processes of `turns` two-message turns each. */
-export interface ProcessConformanceOptions {
-  writers?: number;
-  turns?: number;
-}
 
 export function describeProcessConformance(
   t: TestApi,

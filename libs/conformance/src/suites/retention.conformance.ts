@@ -15,7 +15,7 @@ import {
   type RetentionPolicy,
   type RetentionSweeperOptions,
 } from '@agent-memory/memory';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 
 const SECOND_MS = 1000;
 

@@ -11,7 +11,7 @@ import {
   type Message,
 } from '@agent-memory/memory';
 import { conversation, everyShapeMessages, texts } from '../fixtures';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 
 export function describeSaveRetrieveConformance(ctx: ConformanceContext): void {
   const { describe, it, expect } = ctx.t;

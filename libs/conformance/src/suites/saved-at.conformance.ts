@@ -5,7 +5,7 @@
  */
 import { canPruneCovered, userMessage, type Entry, type SessionStore } from '@agent-memory/memory';
 import { conversation } from '../fixtures';
-import type { ConformanceContext } from '../context';
+import type { ConformanceContext } from '../suite-context';
 
 /** Saves `batch` and returns the save's window, in milliseconds. */
 async function timedSave(
