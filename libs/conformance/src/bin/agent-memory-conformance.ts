@@ -53,7 +53,10 @@ function report(outcomes: ConformanceTestOutcome[]): string {
       const reason = (o.reason ?? '').split('\n').slice(0, 8).join('\n    ');
       return `FAILED ${o.name}\n    ${reason}`;
     });
+  // Skips are listed too: each title names the capability the store said it lacks.
+  const skipped = outcomes.filter((o) => o.state === 'skipped').map((o) => `skipped ${o.name}`);
   return [
+    ...(skipped.length > 0 ? ['', 'Skipped conformance tests:', ...skipped] : []),
     ...(failures.length > 0 ? ['', 'Failed conformance tests:', ...failures] : []),
     '',
     `${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped`,
