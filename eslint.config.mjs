@@ -5,6 +5,10 @@ import tseslint from 'typescript-eslint';
 const TEST_ALIASES = [
   {
     group: ['**/test/conformance', '**/test/conformance/*'],
+    message: "Import '@agent-memory/test-conformance'.",
+  },
+  {
+    group: ['**/libs/conformance/**'],
     message: "Import '@agent-memory/conformance'.",
   },
   {
@@ -15,7 +19,12 @@ const TEST_ALIASES = [
 
 /** Library code never imports test code. */
 const NO_TEST_CODE = {
-  group: ['@agent-memory/conformance', '@agent-memory/test-support/*', '**/test/**'],
+  group: [
+    '@agent-memory/conformance',
+    '@agent-memory/test-conformance',
+    '@agent-memory/test-support/*',
+    '**/test/**',
+  ],
   message: 'Library code never imports test code.',
 };
 
@@ -150,6 +159,40 @@ export default tseslint.config(
             {
               group: ['../*', '../../*', '@agent-memory/memory-config'],
               message: 'libs/memory-config imports its own files by relative path, and no others.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The conformance package is a consumer of the library like any store's author: it imports
+    // `@agent-memory/memory`'s main entry by name, nothing deeper and no other workspace's files.
+    files: ['libs/conformance/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@agent-memory/test-conformance',
+                '@agent-memory/test-support/*',
+                '**/test/**',
+              ],
+              message: "The conformance package never imports the project's test code.",
+            },
+            {
+              group: [
+                '**/libs/**',
+                '**/memory/src/**',
+                '@agent-memory/memory/*',
+                '@agent-memory/memory-config',
+                '@agent-memory/conformance',
+                '../../../*',
+              ],
+              message:
+                "libs/conformance imports '@agent-memory/memory' by name (its main entry only) and its own files by relative path.",
             },
           ],
         },

@@ -21,8 +21,10 @@ module.exports = {
     '^@agent-memory/memory/(.*)$': '<rootDir>/libs/memory/src/$1/index.ts',
     // The memory settings shared by apps/api and apps/worker (a workspace library of its own).
     '^@agent-memory/memory-config$': '<rootDir>/libs/memory-config/src/index.ts',
-    // The conformance suites and store harnesses (test code: the package never imports it).
-    '^@agent-memory/conformance$': '<rootDir>/test/conformance/index.ts',
+    // The contract suites, a workspace package of their own (built like the library).
+    '^@agent-memory/conformance$': '<rootDir>/libs/conformance/src/index.ts',
+    // The project's stores as its initializers, and the suites only the project takes (test code).
+    '^@agent-memory/test-conformance$': '<rootDir>/test/conformance/index.ts',
     // Test helpers (servers, fakes, process scripts), for the specs next to the library's sources.
     '^@agent-memory/test-support/(.*)$': '<rootDir>/test/support/$1',
   },

@@ -2,7 +2,8 @@
  * The import rules docs/architecture.md states are the ones ESLint enforces: for every folder of
  * libs/memory/src, an import of another folder is an error exactly when the table "What may
  * import what" does not list it; the apps reach the workspace libraries by name only, and
- * libs/memory-config reaches nothing of the repository by path but its own files. Probe files are
+ * libs/memory-config reaches nothing of the repository by path but its own files; libs/conformance
+ * uses the library's main entry by name only. Probe files are
  * linted where they would stand, without being written.
  */
 import { spawnSync } from 'node:child_process';
@@ -90,6 +91,18 @@ describe('import boundaries (docs/architecture.md, eslint.config.mjs)', () => {
         "import './memory-config';",
       ].join('\n'),
     },
+    {
+      filePath: 'libs/conformance/src/suites/boundary-probe.ts',
+      code: [
+        "import '../../../memory/src/core/errors';",
+        "import '@agent-memory/memory/postgres';",
+        "import '@agent-memory/memory-config';",
+        "import '@agent-memory/test-conformance';",
+        "import '@agent-memory/test-support/postgres';",
+        "import '@agent-memory/memory';",
+        "import '../fixtures';",
+      ].join('\n'),
+    },
   ];
   let outputs: LintOutput[];
 
@@ -121,7 +134,7 @@ describe('import boundaries (docs/architecture.md, eslint.config.mjs)', () => {
   });
 
   it('lets the apps and libs/memory-config reach the workspace libraries by name only', () => {
-    const [api, config] = workspaceProbes.map((probe, index) =>
+    const [api, config, conformance] = workspaceProbes.map((probe, index) =>
       refused(outputs[libraryProbes.length + index]!, probe.code),
     );
     expect(api).toEqual([
@@ -135,6 +148,14 @@ describe('import boundaries (docs/architecture.md, eslint.config.mjs)', () => {
       '../../memory/src/rag',
       '@agent-memory/memory/rag/rag',
       '@agent-memory/memory-config',
+      '@agent-memory/test-support/postgres',
+    ]);
+    // The conformance package uses the library as any store's author does.
+    expect(conformance).toEqual([
+      '../../../memory/src/core/errors',
+      '@agent-memory/memory/postgres',
+      '@agent-memory/memory-config',
+      '@agent-memory/test-conformance',
       '@agent-memory/test-support/postgres',
     ]);
   });

@@ -35,6 +35,8 @@ const AMBIENT: Record<string, string> = {
   apiKey: 'declare const apiKey: string;',
   session: "declare const session: import('@agent-memory/memory').SessionStore;",
   dataSource: "declare const dataSource: import('typeorm').DataSource;",
+  initializer:
+    "declare const initializer: import('@agent-memory/conformance').MemoryBackendInitializer;",
 };
 
 interface Sample {
@@ -135,6 +137,7 @@ describe('documentation samples', () => {
         'README.md',
         'docs/agent-sdks.md',
         'docs/architecture.md',
+        'docs/conformance.md',
         'docs/mcp.md',
         'docs/operations.md',
         'docs/recall.md',

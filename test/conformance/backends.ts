@@ -1,19 +1,51 @@
 /**
- * The backend factory of every store, for the conformance suites (`simpleHarness()`, …) and for
- * the store processes of the cross-process tests (`openBackend(spec)` in
- * `test/support/store-process.script.ts`): a `BackendSpec` names the storage, so another replica
- * or another OS process opens the same one.
+ * The project's four stores as conformance initializers (`simpleInitializer()`, …), and the one
+ * factory that opens a store's storage by its `BackendSpec`: the suites' replicas, the store
+ * processes of the cross-process tests (`test/support/store-process.script.ts`) and the package's
+ * child processes (through `storeOpener`) all open storage with `openBackend`.
  */
-import { jsonFileBackend, simpleBackend, type MemoryBackend } from '@agent-memory/memory';
+import type {
+  ConformanceBackendOptions,
+  MemoryBackendCapabilities,
+  MemoryBackendInitializer,
+} from '@agent-memory/conformance';
+import {
+  jsonFileBackend,
+  simpleBackend,
+  type MemoryBackend,
+  type SummarizationOptions,
+} from '@agent-memory/memory';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestBuckets } from '../support/nats';
 import { TestSchemas } from '../support/postgres';
 import { testNatsUrl } from '../support/services';
-import type { BackendOptions, BackendSpec, ConformanceHarness, CreatedBackend } from './harness';
 
-/** Backend options a process may add to its spec (a writer process keeps its pool small). */
+/** Which storage a backend opens, as JSON a replica or a child process opens again. */
+export type BackendSpec =
+  | { kind: 'postgres'; url: string; table: string; preparedStatements?: boolean }
+  /**
+   * `timeoutMs`: the backend's request timeout (a process that must fail fast when a server goes);
+   * `writeBudgetMs`: how long one write keeps retrying.
+   */
+  | {
+      kind: 'nats';
+      servers: string | string[];
+      bucket: string;
+      timeoutMs?: number;
+      writeBudgetMs?: number;
+    }
+  /** A folder of `<session>.json` files. */
+  | { kind: 'jsonfile'; dir: string };
+
+/** The options the project's suites vary: the package's, and the deprecated one of its own. */
+export interface BackendOptions extends ConformanceBackendOptions {
+  /** The deprecated option, for legacy-summarization.conformance.ts. */
+  summarization?: SummarizationOptions;
+}
+
+/** Backend options a process may add (a writer process keeps its pool small). */
 export interface OpenOptions extends BackendOptions {
   poolSize?: number;
 }
@@ -23,100 +55,123 @@ export async function openBackend(
   spec: BackendSpec,
   opts: OpenOptions = {},
 ): Promise<MemoryBackend> {
+  // Many child processes open the storage at once: each keeps a small pool.
+  const { childProcess, poolSize = childProcess ? 2 : undefined, ...common } = opts;
   switch (spec.kind) {
     case 'postgres': {
       const { postgresBackend } = await import('@agent-memory/memory/postgres');
       const { kind: _, ...options } = spec;
-      return postgresBackend({ ...options, ...opts });
+      return postgresBackend({ ...options, ...common, ...(poolSize ? { poolSize } : {}) });
     }
     case 'nats': {
       const { natsBackend } = await import('@agent-memory/memory/nats');
       const { kind: _, ...options } = spec;
-      const { poolSize: __, ...backendOptions } = opts;
-      return natsBackend({ ...options, ...backendOptions });
+      return natsBackend({ ...options, ...common });
     }
-    case 'jsonfile': {
-      const { poolSize: _, ...options } = opts;
-      return jsonFileBackend({ dir: spec.dir, ...options });
-    }
+    case 'jsonfile':
+      return jsonFileBackend({ dir: spec.dir, ...common });
   }
 }
 
-/**
- * A harness over storage `nextSpec` hands out: each backend can be reopened by spec, and is
- * closed with its replicas after the test.
- */
-function specHarness(
+/** What a child process of the package's cross-process tests loads (`processModule`). */
+export const storeOpener: Pick<MemoryBackendInitializer<BackendSpec>, 'openStorage'> = {
+  openStorage: (spec, opts) => openBackend(spec, opts),
+};
+
+/** A store over storage `nextSpec` hands out, each backend reopened and destroyed by its spec. */
+function specInitializer(
+  name: string,
   nextSpec: () => BackendSpec,
-  extra: Pick<ConformanceHarness, 'prunesByDefault' | 'destroy'> & {
+  extra: {
+    capabilities: MemoryBackendCapabilities;
     removeStorage?(spec: BackendSpec): void;
+    afterAll(): Promise<void>;
   },
-): ConformanceHarness {
+): MemoryBackendInitializer<BackendSpec> {
+  const specs = new WeakMap<MemoryBackend, BackendSpec>();
+  const specOf = (backend: MemoryBackend): BackendSpec => {
+    const spec = specs.get(backend);
+    if (!spec) throw new Error(`this ${name} backend was not made by its initializer`);
+    return spec;
+  };
   return {
-    prunesByDefault: extra.prunesByDefault,
-    destroy: extra.destroy,
-    async create(opts): Promise<CreatedBackend> {
+    name,
+    capabilities: { pruneCompactedOption: true, ...extra.capabilities },
+    async createBackend(opts?: BackendOptions) {
       const spec = nextSpec();
       const backend = await openBackend(spec, opts);
-      const replicas: MemoryBackend[] = [];
-      return {
-        backend,
-        spec,
-        async reopen(replicaOpts) {
-          const replica = await openBackend(spec, replicaOpts);
-          replicas.push(replica);
-          return replica;
-        },
-        async destroy() {
-          await Promise.all([backend, ...replicas].map((b) => b.close()));
-          extra.removeStorage?.(spec);
-        },
-      };
+      specs.set(backend, spec);
+      return backend;
     },
+    async destroyBackend(backend) {
+      await backend.close();
+      extra.removeStorage?.(specOf(backend));
+    },
+    storageOf: specOf,
+    openStorage: (spec, opts) => openBackend(spec, opts),
+    processModule: { path: __filename, exportName: 'storeOpener' },
+    afterAll: extra.afterAll,
   };
 }
 
 /** The in-process store: no storage to remove, no second opener. */
-export function simpleHarness(): ConformanceHarness {
+export function simpleInitializer(): MemoryBackendInitializer {
   return {
-    async create(opts) {
-      const backend = simpleBackend({ capacity: 1000, ...opts });
-      return { backend, destroy: () => backend.close() };
-    },
+    name: 'simple',
+    capabilities: { pruneCompactedOption: true },
+    createBackend: (opts?: BackendOptions) =>
+      simpleBackend({ capacity: 1000, ...withoutChildProcess(opts) }),
   };
 }
 
 /** One folder per backend under a temporary root, each removed after its test. */
-export function jsonFileHarness(): ConformanceHarness {
+export function jsonFileInitializer(): MemoryBackendInitializer<BackendSpec> {
   const root = mkdtempSync(join(tmpdir(), 'agent-memory-jsonfile-conf-'));
   let counter = 0;
-  return specHarness(
+  return specInitializer(
+    'jsonfile',
     // A folder that does not exist yet: the first write creates it.
     () => ({ kind: 'jsonfile', dir: join(root, `backend-${++counter}`, 'sessions') }),
     {
+      // Every save locks the session's file, so processes sharing the folder are safe.
+      capabilities: { crossProcess: true },
       removeStorage: (spec) =>
         spec.kind === 'jsonfile' && rmSync(join(spec.dir, '..'), { recursive: true, force: true }),
-      destroy: async () => rmSync(root, { recursive: true, force: true }),
+      afterAll: async () => rmSync(root, { recursive: true, force: true }),
     },
   );
 }
 
 /** One schema per backend, all dropped after the suite. */
-export function postgresHarness(
-  options: { preparedStatements?: boolean } = {},
-): ConformanceHarness {
+export function postgresInitializer(
+  options: { preparedStatements?: boolean; name?: string } = {},
+): MemoryBackendInitializer<BackendSpec> {
+  const { name = 'postgres', ...spec } = options;
   const schemas = new TestSchemas('pgconf');
-  return specHarness(
-    () => ({ kind: 'postgres', url: schemas.url, table: schemas.nextTable(), ...options }),
-    { destroy: () => schemas.cleanup() },
+  return specInitializer(
+    name,
+    () => ({ kind: 'postgres', url: schemas.url, table: schemas.nextTable(), ...spec }),
+    {
+      capabilities: { crossProcess: true, consecutiveSaveCursors: true },
+      afterAll: () => schemas.cleanup(),
+    },
   );
 }
 
 /** One KV bucket per backend, all deleted after the suite. */
-export function natsHarness(): ConformanceHarness {
+export function natsInitializer(): MemoryBackendInitializer<BackendSpec> {
   const buckets = new TestBuckets('conf');
-  return specHarness(() => ({ kind: 'nats', servers: testNatsUrl(), bucket: buckets.next() }), {
-    prunesByDefault: true,
-    destroy: () => buckets.cleanup(),
-  });
+  return specInitializer(
+    'nats',
+    () => ({ kind: 'nats', servers: testNatsUrl(), bucket: buckets.next() }),
+    {
+      capabilities: { crossProcess: true, prunesCompactedByDefault: true },
+      afterAll: () => buckets.cleanup(),
+    },
+  );
+}
+
+function withoutChildProcess(opts: BackendOptions = {}): Omit<BackendOptions, 'childProcess'> {
+  const { childProcess: _, ...rest } = opts;
+  return rest;
 }

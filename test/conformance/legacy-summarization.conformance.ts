@@ -20,17 +20,22 @@ import {
   type SessionStore,
   type SummarizationOptions,
 } from '@agent-memory/memory';
+import {
+  conversation,
+  useConformanceBackends,
+  type ConformanceBackendOptions,
+  type MemoryBackendInitializer,
+} from '@agent-memory/conformance';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.server';
-import { conversation } from './fixtures';
-import { useConformanceBackends, type ConformanceHarness } from './harness';
+import type { BackendOptions } from './backends';
 
 /** What the suite needs from a store. */
 export interface LegacySummarizationHarness {
   /**
    * Fresh storage for each test: `create({ summarization })` opens a backend with the option,
-   * its `reopen()` a plain writer of the same sessions (another replica or process).
+   * its `openStorage` a plain writer of the same sessions (another replica or process).
    */
-  backends: ConformanceHarness;
+  backends: MemoryBackendInitializer;
   /** The class `open` returns with the option set: the store itself, no wrapper around it. */
   storeClass: { readonly prototype: SessionStore };
   /**
@@ -59,7 +64,7 @@ export function describeLegacySummarizationConformance(
   harness: LegacySummarizationHarness,
 ): void {
   describe(`${name} with the deprecated summarization option`, () => {
-    const ctx = useConformanceBackends(harness.backends, 'legacy');
+    const ctx = useConformanceBackends(harness.backends, { idPrefix: 'legacy' });
     let llm: FakeLlm;
     /** What the option's `onError` was told in this test. */
     let errors: unknown[];
@@ -84,7 +89,8 @@ export function describeLegacySummarizationConformance(
         size,
         onError: (error) => errors.push(error),
       };
-      return ctx.session({ summarization });
+      const options: BackendOptions = { summarization };
+      return ctx.session(options as ConformanceBackendOptions);
     }
 
     /** Session `id` as another writer of `b`'s storage opens it, without the option. */

@@ -27,33 +27,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NPM, packWorkspace, REPO_ROOT, run, type PackResult } from '../support/npm-pack';
 import { TestSchemas } from '../support/postgres';
 
-const REPO_ROOT = join(__dirname, '..', '..');
 const APP_TEMPLATE = join(__dirname, 'app');
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-interface PackResult {
-  filename: string;
-  files: { path: string }[];
-}
-
-/** Runs a command; on failure the error carries its stdout too (where tsc prints its errors). */
-function run(command: string, args: string[], cwd: string): string {
-  try {
-    return execFileSync(command, args, {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
-    });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(
-      `${command} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}${stderr ?? ''}`,
-    );
-  }
-}
 
 /** The consumer app's `node_modules`, installed once per dependency list; returns its folder. */
 function cachedInstall(tarball: string): string {
@@ -120,15 +97,7 @@ let packedOnce: PackResult | null = null;
 
 /** `npm pack` of the library, once per file (its `prepack` builds `libs/memory/dist`). */
 function pack(): PackResult {
-  packedOnce ??= (
-    JSON.parse(
-      run(
-        NPM,
-        ['pack', '--json', '--workspace', '@agent-memory/memory', '--pack-destination', workDir],
-        REPO_ROOT,
-      ).replace(/^[^[]*/, ''), // (the build's own output comes first)
-    ) as PackResult[]
-  )[0]!;
+  packedOnce ??= packWorkspace('@agent-memory/memory', workDir);
   return packedOnce;
 }
 

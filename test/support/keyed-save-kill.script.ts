@@ -9,8 +9,7 @@
  * `publish` of the backend's KV handle. The held call never returns; the other write of the save
  * is let through and `held` is printed once it is done.
  */
-import { openBackend } from '../conformance/backends';
-import type { BackendSpec } from '../conformance/harness';
+import { openBackend, type BackendSpec } from '@agent-memory/test-conformance';
 import { KILLED_TURN, KILLED_TURN_KEY, type KeyedSaveHold } from './keyed-save-kill';
 
 type Call = (...args: never[]) => Promise<unknown>;

@@ -7,9 +7,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { assistantMessage, userMessage, type Message } from '@agent-memory/memory';
-import { openBackend } from '../conformance/backends';
-import { texts } from '../conformance/fixtures';
-import type { BackendSpec, ConformanceHarness } from '../conformance/harness';
+import { texts } from '@agent-memory/conformance';
+import {
+  openBackend,
+  type BackendSpec,
+  type ConformanceHarness,
+} from '@agent-memory/test-conformance';
 
 /**
  * Where the saving process is held when it is killed:

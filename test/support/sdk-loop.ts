@@ -14,8 +14,11 @@
  * ```
  */
 import type { MemoryBackend } from '@agent-memory/memory';
-import { jsonFileHarness, postgresHarness } from '../conformance/backends';
-import type { ConformanceHarness } from '../conformance/harness';
+import {
+  jsonFileHarness,
+  postgresHarness,
+  type ConformanceHarness,
+} from '@agent-memory/test-conformance';
 import { startFakeLlm, type FakeLlm } from './fake-llm.server';
 
 /** The user's two turns: the first makes the model call the `weather` tool. */

@@ -14,8 +14,7 @@ import {
   type SnapshotStore,
 } from '@agent-memory/memory';
 import { readyAndWaitForGo } from './child-script';
-import { openBackend } from '../conformance/backends';
-import type { BackendSpec } from '../conformance/harness';
+import { openBackend, type BackendSpec } from '@agent-memory/test-conformance';
 import type {
   RacerResult,
   StoreProcessRole,

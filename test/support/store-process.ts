@@ -4,7 +4,7 @@
  * opens the store with the conformance harness's factory (`openBackend` of a `BackendSpec`).
  */
 import { join } from 'node:path';
-import type { BackendSpec } from '../conformance/harness';
+import type { BackendSpec } from '@agent-memory/test-conformance';
 
 /** What one process does once released (all start together on `go`). */
 export type StoreProcessRole =

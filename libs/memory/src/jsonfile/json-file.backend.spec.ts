@@ -1,8 +1,4 @@
-import {
-  describeBackendConformance,
-  describeCompactionConformance,
-  jsonFileHarness,
-} from '@agent-memory/conformance';
+import { describeMemoryBackendConformance } from '@agent-memory/conformance';
+import { jsonFileInitializer } from '@agent-memory/test-conformance';
 
-describeBackendConformance('jsonfile', jsonFileHarness());
-describeCompactionConformance('jsonfile', jsonFileHarness());
+describeMemoryBackendConformance(jsonFileInitializer());

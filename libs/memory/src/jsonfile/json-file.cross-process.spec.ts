@@ -1,5 +1,6 @@
 import { JsonFileMemory, userMessage, assistantMessage } from '@agent-memory/memory';
-import { texts, type BackendSpec } from '@agent-memory/conformance';
+import { texts } from '@agent-memory/conformance';
+import { type BackendSpec } from '@agent-memory/test-conformance';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jsonFileHarness } from '@agent-memory/conformance';
+import { jsonFileHarness } from '@agent-memory/test-conformance';
 import { describeKeyedSaveKill } from '@agent-memory/test-support/keyed-save-kill';
 
 describeKeyedSaveKill('JsonFileMemory', jsonFileHarness(), async (store, session) => {

@@ -7,7 +7,10 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
-import { describeLegacySummarizationConformance, jsonFileHarness } from '@agent-memory/conformance';
+import {
+  describeLegacySummarizationConformance,
+  jsonFileInitializer,
+} from '@agent-memory/test-conformance';
 import {
   existsSync,
   mkdirSync,
@@ -216,7 +219,7 @@ describe('JsonFileMemory: deprecated summarization', () => {
 });
 
 describeLegacySummarizationConformance('jsonfile', {
-  backends: jsonFileHarness(),
+  backends: jsonFileInitializer(),
   storeClass: JsonFileMemory,
   secondWriter: true,
 });

@@ -1,8 +1,4 @@
-import {
-  describeBackendConformance,
-  describeCompactionConformance,
-  natsHarness,
-} from '@agent-memory/conformance';
+import { describeMemoryBackendConformance } from '@agent-memory/conformance';
+import { natsInitializer } from '@agent-memory/test-conformance';
 
-describeBackendConformance('nats', natsHarness());
-describeCompactionConformance('nats', natsHarness());
+describeMemoryBackendConformance(natsInitializer());

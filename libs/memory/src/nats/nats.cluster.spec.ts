@@ -1,5 +1,6 @@
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
-import { texts, type BackendSpec } from '@agent-memory/conformance';
+import { texts } from '@agent-memory/conformance';
+import { type BackendSpec } from '@agent-memory/test-conformance';
 import { startScript, runTogether } from '@agent-memory/test-support/child-script';
 import {
   startThrowawayNatsCluster,

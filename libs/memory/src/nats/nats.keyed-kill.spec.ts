@@ -4,7 +4,7 @@
  * exactly once.
  */
 import { connect } from 'nats';
-import { natsHarness } from '@agent-memory/conformance';
+import { natsHarness } from '@agent-memory/test-conformance';
 import { describeKeyedSaveKill } from '@agent-memory/test-support/keyed-save-kill';
 
 describeKeyedSaveKill('NatsMemory', natsHarness(), async (store, session) => {

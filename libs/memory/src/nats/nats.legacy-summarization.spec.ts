@@ -1,8 +1,11 @@
 import { NatsMemory } from '@agent-memory/memory/nats';
-import { describeLegacySummarizationConformance, natsHarness } from '@agent-memory/conformance';
+import {
+  describeLegacySummarizationConformance,
+  natsInitializer,
+} from '@agent-memory/test-conformance';
 
 describeLegacySummarizationConformance('nats', {
-  backends: natsHarness(),
+  backends: natsInitializer(),
   storeClass: NatsMemory,
   secondWriter: true,
 });

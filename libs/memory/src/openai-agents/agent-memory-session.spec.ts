@@ -8,7 +8,7 @@ import {
   postgresHarness,
   simpleHarness,
   type ConformanceHarness,
-} from '@agent-memory/conformance';
+} from '@agent-memory/test-conformance';
 import { MemorySession, type AgentInputItem } from '@openai/agents';
 import { ExtractiveSummarizer, SummaryCompactor } from '../compaction';
 import {

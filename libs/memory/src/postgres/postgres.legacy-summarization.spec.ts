@@ -1,6 +1,9 @@
 import { textContent, type Message } from '@agent-memory/memory';
 import { PostgresMemory, type PostgresBackend } from '@agent-memory/memory/postgres';
-import { describeLegacySummarizationConformance, postgresHarness } from '@agent-memory/conformance';
+import {
+  describeLegacySummarizationConformance,
+  postgresInitializer,
+} from '@agent-memory/test-conformance';
 
 /** The messages in the table's rows for `id`, as any reader of the table (Phero too) sees them. */
 async function rawRows(backend: PostgresBackend, id: string): Promise<string[]> {
@@ -12,7 +15,7 @@ async function rawRows(backend: PostgresBackend, id: string): Promise<string[]> 
 }
 
 describeLegacySummarizationConformance('postgres', {
-  backends: postgresHarness(),
+  backends: postgresInitializer(),
   storeClass: PostgresMemory,
   secondWriter: true,
   storedTexts: (backend, id) => rawRows(backend as PostgresBackend, id),

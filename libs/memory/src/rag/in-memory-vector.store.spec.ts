@@ -1,4 +1,4 @@
-import { describeVectorStoreConformance } from '@agent-memory/conformance';
+import { describeVectorStoreConformance } from '@agent-memory/test-conformance';
 import { InMemoryVectorStore } from './in-memory-vector.store';
 
 describeVectorStoreConformance('in-memory', {

@@ -1,4 +1,4 @@
-import { describeVectorStoreConformance } from '@agent-memory/conformance';
+import { describeVectorStoreConformance } from '@agent-memory/test-conformance';
 import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import { PgVectorStore } from './pgvector.store';
 import { DimensionMismatchError, VectorExtensionMissingError } from './rag.errors';

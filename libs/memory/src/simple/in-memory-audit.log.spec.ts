@@ -1,11 +1,4 @@
-import { InMemoryAuditLog } from '@agent-memory/memory';
-import { describeAuditLogConformance, simpleHarness } from '@agent-memory/conformance';
+import { describeAuditLogConformance } from '@agent-memory/conformance';
+import { inMemoryAuditLogInitializer } from '@agent-memory/test-conformance';
 
-describeAuditLogConformance(
-  'simple',
-  simpleHarness(),
-  async (_created, limits) => new InMemoryAuditLog(limits),
-  {
-    shared: false,
-  },
-);
+describeAuditLogConformance(inMemoryAuditLogInitializer());

@@ -1,8 +1,4 @@
-import {
-  describeBackendConformance,
-  describeCompactionConformance,
-  simpleHarness,
-} from '@agent-memory/conformance';
+import { describeMemoryBackendConformance } from '@agent-memory/conformance';
+import { simpleInitializer } from '@agent-memory/test-conformance';
 
-describeBackendConformance('simple', simpleHarness());
-describeCompactionConformance('simple', simpleHarness());
+describeMemoryBackendConformance(simpleInitializer());

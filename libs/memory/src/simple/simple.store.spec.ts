@@ -6,12 +6,11 @@ import {
   userMessage,
 } from '@agent-memory/memory';
 import { types } from 'node:util';
+import { conversation, texts } from '@agent-memory/conformance';
 import {
-  conversation,
   describeLegacySummarizationConformance,
-  simpleHarness,
-  texts,
-} from '@agent-memory/conformance';
+  simpleInitializer,
+} from '@agent-memory/test-conformance';
 
 describe('SimpleMemory', () => {
   it('refuses a capacity below 1', () => {
@@ -69,7 +68,7 @@ describe('SimpleMemory', () => {
 
 // The cases another writer would run skip here: the in-process store's only writer is itself.
 describeLegacySummarizationConformance('simple', {
-  backends: simpleHarness(),
+  backends: simpleInitializer(),
   storeClass: SimpleMemory,
   secondWriter: false,
 });

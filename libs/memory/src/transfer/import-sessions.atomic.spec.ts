@@ -27,7 +27,7 @@ import {
   postgresHarness,
   type ConformanceHarness,
   type CreatedBackend,
-} from '@agent-memory/conformance';
+} from '@agent-memory/test-conformance';
 import { connect } from 'nats';
 import { TestBuckets } from '@agent-memory/test-support/nats';
 import { TestSchemas } from '@agent-memory/test-support/postgres';

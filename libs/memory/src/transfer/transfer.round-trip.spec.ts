@@ -13,9 +13,8 @@ import {
   type Message,
   type SessionLine,
 } from '@agent-memory/memory';
+import { everyShapeMessages, conversation } from '@agent-memory/conformance';
 import {
-  everyShapeMessages,
-  conversation,
   jsonFileHarness,
   natsHarness,
   postgresHarness,
@@ -23,7 +22,7 @@ import {
   type BackendOptions,
   type ConformanceHarness,
   type CreatedBackend,
-} from '@agent-memory/conformance';
+} from '@agent-memory/test-conformance';
 
 const HARNESSES: Record<MemoryBackend['kind'], ConformanceHarness> = {
   simple: simpleHarness(),

@@ -1,49 +1,54 @@
 /**
- * The cross-process half of the contract, for stores other OS processes can open (PostgreSQL,
- * NATS): writers, snapshot racers and compactors each run as their own process
- * (`test/support/store-process.script.ts`), opening the harness's storage by its `BackendSpec`.
+ * The cross-process half of the contract, for stores other OS processes can open
+ * (`capabilities.crossProcess`): writers, snapshot racers and compactors each run as their own
+ * process (`processes/store-process.script`), opening the storage with the store's `openStorage`.
+ * One backend serves the three tests (they use sessions of their own).
  */
 import type { CompactionResult, MemoryBackend } from '@agent-memory/memory';
-import { runTogether, startScript } from '../support/child-script';
+import type { ProcessConformanceOptions } from '../memory-backend.conformance';
+import { registration } from '../suite-context';
+import { conversation, texts } from '../fixtures';
+import type { MemoryBackendInitializer } from '../initializer';
 import {
   STORE_PROCESS_SCRIPT,
   storeProcessArgs,
   type RacerResult,
   type StoreProcessRole,
   type WriterResult,
-} from '../support/store-process';
-import { conversation, texts } from './fixtures';
-import type { BackendSpec, ConformanceHarness, CreatedBackend } from './harness';
-
-export interface ProcessConformanceOptions {
-  writers?: number;
-  turns?: number;
-  /** The store keeps a turn's two messages on consecutive cursors (PostgreSQL's sequence). */
-  adjacentTurnCursors?: boolean;
-}
+} from '../processes/store-process';
+import type { TestApi } from '../test-api';
+import { runTogether, startScript } from '../support/child-script';
 
 export function describeProcessConformance(
-  name: string,
-  harness: ConformanceHarness,
-  { writers = 8, turns = 100, adjacentTurnCursors = false }: ProcessConformanceOptions = {},
+  t: TestApi,
+  initializer: MemoryBackendInitializer,
+  { writers = 8, turns = 100 }: ProcessConformanceOptions = {},
 ): void {
-  describe(`${name} across OS processes`, () => {
-    let created: CreatedBackend;
-    let backend: MemoryBackend;
-    let spec: BackendSpec;
+  const { describe, expect, beforeAll, afterAll } = t;
+  const name = initializer.name;
+  const crossProcess = initializer.capabilities?.crossProcess === true;
+  const adjacentTurnCursors = initializer.capabilities?.consecutiveSaveCursors === true;
+  const it = registration(t, 'crossProcess', crossProcess);
+  describe('across OS processes', () => {
+    let backend: MemoryBackend | undefined;
+    let storage: unknown;
 
-    beforeAll(async () => {
-      created = await harness.create();
-      if (!created.spec) throw new Error(`the ${name} harness gives no spec another process opens`);
-      ({ backend, spec } = created as Required<CreatedBackend>);
-    });
-    afterAll(async () => {
-      await created?.destroy();
-      await harness.destroy?.();
-    });
+    if (crossProcess) {
+      beforeAll(async () => {
+        backend = await initializer.createBackend();
+        storage = initializer.storageOf!(backend);
+      });
+      afterAll(async () => {
+        if (!backend) return;
+        await (initializer.destroyBackend ? initializer.destroyBackend(backend) : backend.close());
+      });
+    }
 
     const start = <T>(role: StoreProcessRole, session: string, ...args: (string | number)[]) =>
-      startScript<T>(STORE_PROCESS_SCRIPT, storeProcessArgs(role, spec, session, ...args));
+      startScript<T>(
+        STORE_PROCESS_SCRIPT,
+        storeProcessArgs(initializer.processModule!, role, storage, session, ...args),
+      );
 
     it(`keeps every save of ${writers} writer processes x ${turns} two-message turns, each writer in its own order`, async () => {
       const session = `procs-${process.pid}-writers`;
@@ -55,10 +60,10 @@ export function describeProcessConformance(
         `${name}: ${writers} writers x ${turns} turns, ${retries} saves retried after ConcurrentUpdateError`,
       );
 
-      const { tail } = await (await backend.open(session)).loadSnapshot();
+      const { tail } = await (await backend!.open(session)).loadSnapshot();
       const got = texts(tail.map((e) => e.message));
       expect(got).toHaveLength(writers * turns * 2);
-      expect(await backend.inspect(session)).toMatchObject({
+      expect(await backend!.inspect(session)).toMatchObject({
         messages: writers * turns * 2,
         stored: writers * turns * 2,
       });
@@ -77,7 +82,7 @@ export function describeProcessConformance(
       const rounds = await Promise.all(
         [1, 2, 3].map(async (round) => {
           const session = `procs-${process.pid}-snap-${round}`;
-          const memory = await backend.open(session);
+          const memory = await backend!.open(session);
           await memory.save(conversation(6));
           const cursors = (await memory.loadSnapshot()).tail.map((e) => e.cursor);
           const outcomes = await runTogether(
@@ -93,7 +98,7 @@ export function describeProcessConformance(
         expect(winners).toHaveLength(1);
         expect(outcomes[1 - winners[0]!]).toEqual({ outcome: 'lost', code: 'SNAPSHOT_CONFLICT' });
         const upTo = cursors[winners[0] === 0 ? 2 : 3]!;
-        const { snapshot, tail } = await (await backend.open(session)).loadSnapshot();
+        const { snapshot, tail } = await (await backend!.open(session)).loadSnapshot();
         expect(snapshot).toMatchObject({ summary: `summary up to ${upTo}`, upTo });
         expect(tail.map((e) => e.cursor)).toEqual(cursors.filter((c) => c > upTo));
       }
@@ -101,7 +106,7 @@ export function describeProcessConformance(
 
     it('lets one of two processes compacting the same session at once win, losing nothing', async () => {
       const session = `procs-${process.pid}-compact`;
-      const memory = await backend.open(session);
+      const memory = await backend!.open(session);
       await memory.save(conversation(40));
       const results = await runTogether(
         ['first', 'second'].map((who) => start<CompactionResult>('compactor', session, 6, who)),
@@ -115,7 +120,7 @@ export function describeProcessConformance(
       const { snapshot, tail } = await memory.loadSnapshot();
       expect(snapshot?.upTo).toBe(Math.max(...winners.map((w) => w.upTo!)));
       expect(tail.map((e) => e.message)).toEqual(conversation(40).slice(-6));
-      expect((await backend.inspect(session))?.messages).toBe(40);
+      expect((await backend!.inspect(session))?.messages).toBe(40);
     }, 120_000);
   });
 }

@@ -16,13 +16,14 @@ import {
   type Message,
 } from '@agent-memory/memory';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.server';
-import { useConformanceBackends, type ConformanceHarness } from './harness';
-import { conversation, texts } from './fixtures';
+import type { ConformanceContext } from '../suite-context';
+import { conversation, texts } from '../fixtures';
 
-export function describeCompactionConformance(name: string, harness: ConformanceHarness): void {
-  describe(`${name} compaction`, () => {
+export function describeCompactionConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect, beforeAll, afterAll } = ctx.t;
+  const { session, replica, itPruning } = ctx;
+  describe('compaction', () => {
     let llm: FakeLlm;
-    const { session, replica } = useConformanceBackends(harness, 'compact');
 
     beforeAll(async () => {
       llm = await startFakeLlm();
@@ -155,18 +156,20 @@ export function describeCompactionConformance(name: string, harness: Conformance
       expect((await b.inspect(id))?.messages).toBe(21);
     });
 
-    it.each([true, false])('respects pruneCompacted %s', async (prune) => {
-      const { b, id, s } = await session({ pruneCompacted: prune });
-      await s.save(longConversation(5));
-      await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 3 }).compact(s, {
-        thresholdTokens: 1,
+    for (const prune of [true, false]) {
+      itPruning(prune)(`respects pruneCompacted ${prune}`, async () => {
+        const { b, id, s } = await session({ pruneCompacted: prune });
+        await s.save(longConversation(5));
+        await new SummaryCompactor(new ExtractiveSummarizer(), { keepRecent: 3 }).compact(s, {
+          thresholdTokens: 1,
+        });
+        expect(await b.inspect(id)).toMatchObject({
+          messages: 11,
+          stored: prune ? 3 : 11,
+          hasSnapshot: true,
+        });
       });
-      expect(await b.inspect(id)).toMatchObject({
-        messages: 11,
-        stored: prune ? 3 : 11,
-        hasSnapshot: true,
-      });
-    });
+    }
 
     it('computes a dry run without saving', async () => {
       const { s } = await session();

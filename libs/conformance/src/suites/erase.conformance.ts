@@ -9,8 +9,8 @@ import {
   type MemoryBackend,
   type SessionStore,
 } from '@agent-memory/memory';
-import { conversation, texts } from './fixtures';
-import type { ConformanceContext } from './harness';
+import { conversation, texts } from '../fixtures';
+import type { ConformanceContext } from '../suite-context';
 
 /** A session of `resource` (or of none) with `count` messages, the first one covered by a snapshot. */
 async function seed(
@@ -29,6 +29,7 @@ async function seed(
 }
 
 export function describeEraseConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
   const { backend, replica, newId } = ctx;
 
   describe('erase one resource', () => {

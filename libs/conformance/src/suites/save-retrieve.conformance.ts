@@ -10,10 +10,11 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
-import { conversation, everyShapeMessages, texts } from './fixtures';
-import type { ConformanceContext } from './harness';
+import { conversation, everyShapeMessages, texts } from '../fixtures';
+import type { ConformanceContext } from '../suite-context';
 
 export function describeSaveRetrieveConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
   const { session, replica } = ctx;
   describe('messages', () => {
     it('retrieves saved messages in order, across batches', async () => {

@@ -3,12 +3,13 @@
  * (docs/architecture.md#the-contract-in-detail).
  */
 import { userMessage } from '@agent-memory/memory';
-import { conversation, texts } from './fixtures';
-import type { ConformanceContext } from './harness';
+import { conversation, texts } from '../fixtures';
+import type { ConformanceContext } from '../suite-context';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 export function describeMetadataListingConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
   const { session, backend, replica, newId } = ctx;
   describe('clear and metadata', () => {
     it('round-trips metadata and removes a key set to ""', async () => {

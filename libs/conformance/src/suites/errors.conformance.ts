@@ -9,10 +9,11 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
-import { conversation, texts } from './fixtures';
-import type { ConformanceContext } from './harness';
+import { conversation, texts } from '../fixtures';
+import type { ConformanceContext } from '../suite-context';
 
 export function describeErrorConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
   const { session, backend, replica } = ctx;
   describe('input no store can keep', () => {
     const call = (id: string, args: string) => ({

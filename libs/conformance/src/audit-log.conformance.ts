@@ -10,14 +10,26 @@ import {
   type AuditLogLimits,
   type NewAuditEntry,
 } from '@agent-memory/memory';
-import type { ConformanceHarness, CreatedBackend } from './harness';
+import type { ConformanceRunOptions } from './runner';
+import { registration } from './suite-context';
+import { resolveRunner } from './test-api';
 
-/** Builds the audit log of `created`'s storage with `limits`; `replica` opens it from another backend on that storage. */
-export type AuditLogFactory = (
-  created: CreatedBackend,
-  limits: Partial<AuditLogLimits>,
-  replica?: boolean,
-) => Promise<AuditLog>;
+/** An audit log under test: how to make one over fresh storage, open it again, and destroy it. */
+export interface AuditLogInitializer {
+  /** The log's name, in every test title. */
+  name: string;
+  /** A log with `limits` over fresh, isolated storage. */
+  createAuditLog(limits: Partial<AuditLogLimits>): AuditLog | Promise<AuditLog>;
+  /**
+   * The log of `log`'s storage, opened again as another replica would (its own connection).
+   * Without it, the shared-log test is skipped (an in-process log has no other opener).
+   */
+  openReplica?(log: AuditLog, limits: Partial<AuditLogLimits>): AuditLog | Promise<AuditLog>;
+  /** Closes what a log (or replica) opened and removes its storage. Default: nothing. */
+  destroyAuditLog?(log: AuditLog): void | Promise<void>;
+  /** Removes what was set up for all logs, after the last test. */
+  afterAll?(): void | Promise<void>;
+}
 
 /** When this suite's entries happen: a minute before the suite was loaded, `n` ms apart. */
 const ENTRIES_FROM_MS = Date.now() - 60_000;
@@ -49,27 +61,30 @@ async function allPages(log: AuditLog, limit: number): Promise<AuditEntry[][]> {
 }
 
 /**
- * The suite for one backend: `harness` makes its storage, `open` the log on it. `shared`: another
- * backend on the same storage sees the same log (false for the in-process store).
+ * Registers the audit log contract for the log `initializer` makes.
+ * @throws MissingTestRunnerError as `describeMemoryBackendConformance` does.
  */
 export function describeAuditLogConformance(
-  name: string,
-  harness: ConformanceHarness,
-  open: AuditLogFactory,
-  { shared }: { shared: boolean },
+  initializer: AuditLogInitializer,
+  options: ConformanceRunOptions = {},
 ): void {
-  describe(`audit log conformance: ${name}`, () => {
-    const made: CreatedBackend[] = [];
+  const t = resolveRunner(options.runner);
+  const { describe, it, expect, afterEach, afterAll } = t;
+  describe(`${initializer.name} audit log conformance`, () => {
+    const replicas: AuditLog[] = [];
+    const made: AuditLog[] = [];
+    const destroy = (log: AuditLog) => initializer.destroyAuditLog?.(log);
     afterEach(async () => {
-      await Promise.all(made.splice(0).map((created) => created.destroy()));
+      await Promise.all(replicas.splice(0).map(destroy));
+      await Promise.all(made.splice(0).map(destroy));
     });
     afterAll(async () => {
-      await harness.destroy?.();
+      await initializer.afterAll?.();
     });
     async function fresh(limits: Partial<AuditLogLimits> = {}) {
-      const created = await harness.create();
-      made.push(created);
-      return { created, log: await open(created, limits) };
+      const log = await initializer.createAuditLog(limits);
+      made.push(log);
+      return { log };
     }
 
     it('gives each entry an id and lists them newest first, exactly as appended', async () => {
@@ -141,15 +156,18 @@ export function describeAuditLogConformance(
       );
     });
 
-    if (shared) {
-      it('is one log for every replica on the same storage', async () => {
-        const { created, log } = await fresh();
-        const other = await open(created, {}, true);
-        const first = await log.append(auditEntry(1));
-        const second = await other.append(auditEntry(2));
-        expect((await log.list()).items).toEqual([second, first]);
-        expect((await other.list()).items).toEqual([second, first]);
-      });
-    }
+    registration(
+      t,
+      'openReplica',
+      initializer.openReplica !== undefined,
+    )('is one log for every replica on the same storage', async () => {
+      const { log } = await fresh();
+      const other = await initializer.openReplica!(log, {});
+      replicas.push(other);
+      const first = await log.append(auditEntry(1));
+      const second = await other.append(auditEntry(2));
+      expect((await log.list()).items).toEqual([second, first]);
+      expect((await other.list()).items).toEqual([second, first]);
+    });
   });
 }

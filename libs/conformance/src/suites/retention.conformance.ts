@@ -15,17 +15,17 @@ import {
   type RetentionPolicy,
   type RetentionSweeperOptions,
 } from '@agent-memory/memory';
-import { useConformanceBackends, type ConformanceHarness } from './harness';
+import type { ConformanceContext } from '../suite-context';
 
 const SECOND_MS = 1000;
 
 /** Resolves after `ms`: only to put a gap between two writes' `updatedAt`. */
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function describeRetentionConformance(name: string, harness: ConformanceHarness): void {
-  describe(`${name} retention`, () => {
-    const { backend, newId, replica } = useConformanceBackends(harness, 'retain');
-
+export function describeRetentionConformance(ctx: ConformanceContext): void {
+  const { describe, it, expect } = ctx.t;
+  const { backend, newId, replica, itPruning } = ctx;
+  describe('retention', () => {
     async function sessionWith(b: MemoryBackend, turns = 2): Promise<string> {
       const id = newId();
       const s = await b.open(id);
@@ -132,39 +132,46 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       expect((await b.inspect(kept))?.messages).toBe(4);
     });
 
-    it('keep-summary keeps the snapshot, the tail after it and the count; drops the covered log', async () => {
-      const b = await backend({ pruneCompacted: false });
-      const summarised = await sessionWith(b, 3);
-      const store = await b.open(summarised);
-      const snapshot = await store.saveSnapshot({ summary: 'they asked three questions' }, 4, null);
-      const plain = await sessionWith(b, 2);
-      const policy: RetentionPolicy = { maxIdle: '1s', action: 'keep-summary' };
-      const later = Date.now() + 60 * SECOND_MS;
+    itPruning(false)(
+      'keep-summary keeps the snapshot, the tail after it and the count; drops the covered log',
+      async () => {
+        const b = await backend({ pruneCompacted: false });
+        const summarised = await sessionWith(b, 3);
+        const store = await b.open(summarised);
+        const snapshot = await store.saveSnapshot(
+          { summary: 'they asked three questions' },
+          4,
+          null,
+        );
+        const plain = await sessionWith(b, 2);
+        const policy: RetentionPolicy = { maxIdle: '1s', action: 'keep-summary' };
+        const later = Date.now() + 60 * SECOND_MS;
 
-      const dry = await sweeper(b, policy, later).sweep({ dryRun: true });
-      expect(dry.expired).toEqual([summarised]);
-      expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6]);
+        const dry = await sweeper(b, policy, later).sweep({ dryRun: true });
+        expect(dry.expired).toEqual([summarised]);
+        expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6]);
 
-      const result = await sweeper(b, policy, later).sweep();
+        const result = await sweeper(b, policy, later).sweep();
 
-      expect(result).toEqual({
-        expired: [summarised],
-        action: 'keep-summary',
-        dryRun: false,
-        ran: true,
-      });
-      const reopened = await b.open(summarised);
-      const state = await reopened.loadSnapshot();
-      expect(state.snapshot).toEqual(snapshot);
-      expect(state.tail.map((e) => e.cursor)).toEqual([5, 6]);
-      expect((await reopened.entries()).map((e) => e.cursor)).toEqual([5, 6]);
-      const info = await b.inspect(summarised);
-      expect(info).toMatchObject({ messages: 6, stored: 2, hasSnapshot: true, snapshotUpTo: 4 });
-      // No snapshot, no summary to keep: the session is left as it was.
-      expect((await b.inspect(plain))?.stored).toBe(4);
-      // Already reduced: the next sweep has nothing left to drop and does not count it again.
-      expect((await sweeper(b, policy, later + 60 * SECOND_MS).sweep()).expired).toEqual([]);
-    });
+        expect(result).toEqual({
+          expired: [summarised],
+          action: 'keep-summary',
+          dryRun: false,
+          ran: true,
+        });
+        const reopened = await b.open(summarised);
+        const state = await reopened.loadSnapshot();
+        expect(state.snapshot).toEqual(snapshot);
+        expect(state.tail.map((e) => e.cursor)).toEqual([5, 6]);
+        expect((await reopened.entries()).map((e) => e.cursor)).toEqual([5, 6]);
+        const info = await b.inspect(summarised);
+        expect(info).toMatchObject({ messages: 6, stored: 2, hasSnapshot: true, snapshotUpTo: 4 });
+        // No snapshot, no summary to keep: the session is left as it was.
+        expect((await b.inspect(plain))?.stored).toBe(4);
+        // Already reduced: the next sweep has nothing left to drop and does not count it again.
+        expect((await sweeper(b, policy, later + 60 * SECOND_MS).sweep()).expired).toEqual([]);
+      },
+    );
 
     it('walks every page of the list in bounded batches', async () => {
       const b = await backend();
@@ -283,34 +290,38 @@ export function describeRetentionConformance(name: string, harness: ConformanceH
       expect(next.expired).toEqual([id]);
     });
 
-    it('keep-summary leaves the log of a session written between the judgement and the prune', async () => {
-      const b = await backend({ pruneCompacted: false });
-      const id = await sessionWith(b, 3);
-      await (await b.open(id)).saveSnapshot({ summary: 'three questions' }, 4, null);
-      const other = await replica(b, { pruneCompacted: false });
-      const race = writeAfterFirstInspect(b, other, userMessage('back again'));
-      const racing = race.backend;
+    itPruning(false)(
+      'keep-summary leaves the log of a session written between the judgement and the prune',
+      async () => {
+        const b = await backend({ pruneCompacted: false });
+        const id = await sessionWith(b, 3);
+        await (await b.open(id)).saveSnapshot({ summary: 'three questions' }, 4, null);
+        const other = await replica(b, { pruneCompacted: false });
+        const race = writeAfterFirstInspect(b, other, userMessage('back again'));
+        const racing = race.backend;
 
-      const result = await sweeper(
-        racing,
-        { maxIdle: '1s', action: 'keep-summary' },
-        Date.now() + 60 * SECOND_MS,
-      ).sweep();
+        const result = await sweeper(
+          racing,
+          { maxIdle: '1s', action: 'keep-summary' },
+          Date.now() + 60 * SECOND_MS,
+        ).sweep();
 
-      expect(race.wrote()).toBe(true);
-      expect(result.expired).toEqual([]);
-      const store = await b.open(id);
-      expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-      // Refused directly too: a description older than the session prunes nothing.
-      const stale = (await b.inspect(id))!;
-      await store.setMeta('title', 'renamed');
-      if (!canPruneCovered(store)) throw new Error('every built-in store prunes');
-      await expect(store.pruneCovered({ ifUnchanged: stale })).rejects.toMatchObject({
-        code: 'SESSION_CHANGED',
-      });
-      expect((await store.entries()).length).toBe(7);
-      expect(await store.pruneCovered({ ifUnchanged: (await b.inspect(id))! })).toBe(4);
-    });
+        expect(race.wrote()).toBe(true);
+        expect(result.expired).toEqual([]);
+        const store = await b.open(id);
+        expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        // Refused directly too: a description older than the session prunes nothing.
+        const stale = (await b.inspect(id))!;
+        await store.setMeta('title', 'renamed');
+        if (!canPruneCovered(store))
+          throw new Error('keep-summary needs the session store to implement pruneCovered');
+        await expect(store.pruneCovered({ ifUnchanged: stale })).rejects.toMatchObject({
+          code: 'SESSION_CHANGED',
+        });
+        expect((await store.entries()).length).toBe(7);
+        expect(await store.pruneCovered({ ifUnchanged: (await b.inspect(id))! })).toBe(4);
+      },
+    );
 
     it('delete with ifUnchanged deletes an unchanged session and refuses a changed one', async () => {
       const b = await backend();

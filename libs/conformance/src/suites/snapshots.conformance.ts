@@ -11,11 +11,13 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
-import { conversation, texts } from './fixtures';
-import type { ConformanceContext } from './harness';
+import { conversation, texts } from '../fixtures';
+import type { ConformanceContext } from '../suite-context';
 
 export function describeSnapshotConformance(ctx: ConformanceContext): void {
-  const { session, replica, prunesByDefault } = ctx;
+  const { describe, it, expect } = ctx.t;
+  const { session, replica } = ctx;
+  const prunesByDefault = ctx.capabilities.prunesCompactedByDefault;
   describe('snapshots', () => {
     it('starts with no snapshot and every entry in the tail, cursors strictly increasing', async () => {
       const { s } = await session();
@@ -52,17 +54,20 @@ export function describeSnapshotConformance(ctx: ConformanceContext): void {
       expect(state.tail.map((e) => e.cursor)).toEqual([tail[4]!.cursor, tail[5]!.cursor]);
     });
 
-    it('keeps cursors stable while a second writer appends and snapshots prune', async () => {
-      const { b, id, s } = await session({ pruneCompacted: true });
-      await s.save(conversation(4));
-      const before = (await s.loadSnapshot()).tail;
-      const other = await (await replica(b, { pruneCompacted: true })).open(id);
-      await other.save(conversation(2, 4));
-      await other.saveSnapshot({ summary: 's1' }, before[1]!.cursor, null);
-      const after = (await s.loadSnapshot()).tail;
-      expect(after.slice(0, 2)).toEqual(before.slice(2));
-      expect(texts(after.map((e) => e.message))).toEqual(['u2', 'a3', 'u4', 'a5']);
-    });
+    ctx.itPruning(true)(
+      'keeps cursors stable while a second writer appends and snapshots prune',
+      async () => {
+        const { b, id, s } = await session({ pruneCompacted: true });
+        await s.save(conversation(4));
+        const before = (await s.loadSnapshot()).tail;
+        const other = await (await replica(b, { pruneCompacted: true })).open(id);
+        await other.save(conversation(2, 4));
+        await other.saveSnapshot({ summary: 's1' }, before[1]!.cursor, null);
+        const after = (await s.loadSnapshot()).tail;
+        expect(after.slice(0, 2)).toEqual(before.slice(2));
+        expect(texts(after.map((e) => e.message))).toEqual(['u2', 'a3', 'u4', 'a5']);
+      },
+    );
 
     it('refuses a snapshot based on a stale prev with SnapshotConflictError', async () => {
       const { s } = await session();
@@ -147,18 +152,20 @@ export function describeSnapshotConformance(ctx: ConformanceContext): void {
       });
     });
 
-    it.each([true, false])(
-      'with pruneCompacted %s, stores what it should and always returns the same context',
-      async (prune) => {
-        const { b, id, s } = await session({ pruneCompacted: prune });
-        await s.save(conversation(5));
-        const { tail } = await s.loadSnapshot();
-        await s.saveSnapshot({ summary: 's' }, tail[2]!.cursor, null);
-        expect(await b.inspect(id)).toMatchObject({ messages: 5, stored: prune ? 2 : 5 });
-        expect(texts((await s.loadSnapshot()).tail.map((e) => e.message))).toEqual(['a3', 'u4']);
-        expect(texts(await s.retrieve()).slice(1)).toEqual(['a3', 'u4']);
-      },
-    );
+    for (const prune of [true, false]) {
+      ctx.itPruning(prune)(
+        `with pruneCompacted ${prune}, stores what it should and always returns the same context`,
+        async () => {
+          const { b, id, s } = await session({ pruneCompacted: prune });
+          await s.save(conversation(5));
+          const { tail } = await s.loadSnapshot();
+          await s.saveSnapshot({ summary: 's' }, tail[2]!.cursor, null);
+          expect(await b.inspect(id)).toMatchObject({ messages: 5, stored: prune ? 2 : 5 });
+          expect(texts((await s.loadSnapshot()).tail.map((e) => e.message))).toEqual(['a3', 'u4']);
+          expect(texts(await s.retrieve()).slice(1)).toEqual(['a3', 'u4']);
+        },
+      );
+    }
 
     it('validates pinned messages', async () => {
       const { s } = await session();

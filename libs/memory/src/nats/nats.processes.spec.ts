@@ -1,3 +1,0 @@
-import { describeProcessConformance, natsHarness } from '@agent-memory/conformance';
-
-describeProcessConformance('NatsMemory', natsHarness());

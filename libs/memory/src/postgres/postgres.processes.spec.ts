@@ -1,3 +1,0 @@
-import { describeProcessConformance, postgresHarness } from '@agent-memory/conformance';
-
-describeProcessConformance('PostgresMemory', postgresHarness(), { adjacentTurnCursors: true });
