@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
-import type { BackendKind } from '@agent-memory/memory';
+import { BUILT_IN_DRIVERS, type BackendKind } from '@agent-memory/memory';
 import { startApiServer, type ApiServer } from '../../src/api.server';
 import { testDatabaseUrl, testNatsUrl } from '@agent-memory/test-support/services';
 import { TestBuckets } from '@agent-memory/test-support/nats';
@@ -15,8 +15,8 @@ import { adminRequest, type AdminRequest } from '@agent-memory/test-support/admi
 
 export const TEST_ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
-/** Every backend kind, for the suites that run once per backend. */
-export const ALL_BACKENDS: readonly BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
+/** Every built-in store's kind (`BUILT_IN_DRIVERS`), for the suites that run once per backend. */
+export const ALL_BACKENDS: readonly BackendKind[] = BUILT_IN_DRIVERS.map((driver) => driver.kind);
 
 /** A user or assistant text message as the API takes it. */
 export const userText = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
@@ -41,40 +41,51 @@ export interface BackendEnv {
   cleanup(): Promise<void>;
 }
 
-export function backendEnv(
-  kind: BackendKind,
-  overrides: { natsUrl?: string; databaseUrl?: string } = {},
-): BackendEnv {
-  switch (kind) {
-    case 'simple':
-      return { env: { MEMORY_BACKEND: 'simple' }, cleanup: async () => undefined };
-    case 'jsonfile': {
-      const dir = mkdtempSync(join(tmpdir(), 'agent-memory-api-'));
-      return {
-        env: { MEMORY_BACKEND: 'jsonfile', MEMORY_DIR: join(dir, 'sessions') },
-        cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    }
-    case 'nats': {
-      const url = overrides.natsUrl ?? testNatsUrl();
-      const buckets = new TestBuckets('api_e2e', url);
-      return {
-        env: { MEMORY_BACKEND: 'nats', NATS_URL: url, MEMORY_NATS_BUCKET: buckets.next() },
-        cleanup: () => buckets.cleanup(),
-      };
-    }
-    case 'postgres': {
-      const schemas = new TestSchemas('api_e2e', overrides.databaseUrl ?? testDatabaseUrl());
-      return {
-        env: {
-          MEMORY_BACKEND: 'postgres',
-          DATABASE_URL: schemas.url,
-          MEMORY_PG_TABLE: schemas.nextTable(),
-        },
-        cleanup: () => schemas.cleanup().catch(() => undefined),
-      };
-    }
-  }
+/** Where a server's isolated data comes from, per services it may be pointed at. */
+type BackendOverrides = { natsUrl?: string; databaseUrl?: string };
+
+/**
+ * How to give one server data of its own, per built-in store: a temp folder, a fresh NATS
+ * bucket, a fresh PostgreSQL table.
+ */
+const ISOLATED_DATA: Record<string, (overrides: BackendOverrides) => BackendEnv> = {
+  simple: () => ({ env: { MEMORY_BACKEND: 'simple' }, cleanup: async () => undefined }),
+  jsonfile: () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-api-'));
+    return {
+      env: { MEMORY_BACKEND: 'jsonfile', MEMORY_DIR: join(dir, 'sessions') },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+  nats: (overrides) => {
+    const url = overrides.natsUrl ?? testNatsUrl();
+    const buckets = new TestBuckets('api_e2e', url);
+    return {
+      env: { MEMORY_BACKEND: 'nats', NATS_URL: url, MEMORY_NATS_BUCKET: buckets.next() },
+      cleanup: () => buckets.cleanup(),
+    };
+  },
+  postgres: (overrides) => {
+    const schemas = new TestSchemas('api_e2e', overrides.databaseUrl ?? testDatabaseUrl());
+    return {
+      env: {
+        MEMORY_BACKEND: 'postgres',
+        DATABASE_URL: schemas.url,
+        MEMORY_PG_TABLE: schemas.nextTable(),
+      },
+      cleanup: () => schemas.cleanup().catch(() => undefined),
+    };
+  },
+};
+
+/**
+ * The environment of a server on isolated data of the store `kind`.
+ * @throws Error naming a store with no isolated data here (a driver added without its test data).
+ */
+export function backendEnv(kind: BackendKind, overrides: BackendOverrides = {}): BackendEnv {
+  const isolated = ISOLATED_DATA[kind];
+  if (!isolated) throw new Error(`api-test-server has no isolated data for the "${kind}" store`);
+  return isolated(overrides);
 }
 
 export async function startTestServer(

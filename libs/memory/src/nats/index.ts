@@ -11,3 +11,5 @@ export {
   type NatsCompactionJobStoreOptions,
 } from './nats-compaction-job.store';
 export { natsAuditLog, natsAuditStream, type NatsAuditLogOptions } from './nats-audit.log';
+export { natsJobsBucket, deleteNatsSessionJobs } from './nats-compaction-job.store';
+export { natsLeaseStore, natsLeasesBucket, type NatsLeaseStoreOptions } from './nats-lease.store';

@@ -7,13 +7,46 @@ import {
 } from '../core/compaction-job-store.interface';
 import { finishedAfter } from '../core/job-finish-order';
 import { ConcurrentUpdateError } from '../core/errors';
-import { isWrongLastSequence, natsRequest } from './nats-request.error';
+import { isWrongLastSequence, NatsRequestError, natsRequest } from './nats-request.error';
 
 /**
  * Compare-and-swap rounds `putIfNewer` (and `claim`) makes before it gives up: a round is lost only to another
  * write of the same id in between, and a session's last compaction is written once a job.
  */
 const PUT_IF_NEWER_ATTEMPTS = 10;
+
+/** The jobs' KV bucket next to the sessions' bucket `bucket`. */
+export function natsJobsBucket(bucket: string): string {
+  return `${bucket}_jobs`;
+}
+
+/**
+ * Deletes the compaction jobs of `sessionIds` from the jobs bucket of the sessions' bucket
+ * `bucket`, when that bucket exists (it is not created for this).
+ * @returns how many it deleted.
+ */
+export async function deleteNatsSessionJobs(
+  connection: NatsConnection,
+  bucket: string,
+  sessionIds: readonly string[],
+  timeoutMs = DEFAULT_NATS_TIMEOUT_MS,
+): Promise<number> {
+  if (sessionIds.length === 0) return 0;
+  const jobs = natsJobsBucket(bucket);
+  const jsm = await natsRequest('open JetStream', null, () =>
+    connection.jetstreamManager({ timeout: timeoutMs, checkAPI: false }),
+  );
+  const exists = await jsm.streams.info(`KV_${jobs}`).then(
+    () => true,
+    (error: unknown) => {
+      if (/stream not found/i.test(String(error))) return false;
+      throw new NatsRequestError(`open bucket "${jobs}"`, null, error as Error);
+    },
+  );
+  if (!exists) return 0;
+  const store = await natsCompactionJobStore({ connection, bucket: jobs, ttlMs: 0, timeoutMs });
+  return store.deleteForSessions(sessionIds);
+}
 
 /** Options of {@link natsCompactionJobStore}. */
 export interface NatsCompactionJobStoreOptions {
