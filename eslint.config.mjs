@@ -57,7 +57,7 @@ const LAYERS = {
   'openai-agents': ['core'],
   mcp: ['core', 'token-count', 'compaction', 'rag'],
   transfer: ['core'],
-  retention: ['core', 'compaction'],
+  retention: ['core'],
   cli: ['core', 'drivers', 'postgres', 'transfer', 'mcp'],
   nest: ['core', 'token-count', 'compaction', 'rag'],
   health: ['core', 'nest', 'drivers', 'postgres', 'nats'],

@@ -44,3 +44,4 @@ export * from './driver-lookup';
 export * from './lease-store.interface';
 export { SettingsReader, type RequiredSetting } from './settings-reader';
 export { loadOptionalModule, MissingPeerError } from './optional-peer';
+export { InMemoryLeaseStore } from './in-memory-lease.store';

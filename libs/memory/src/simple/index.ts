@@ -1,5 +1,4 @@
 export * from './simple.store';
 export * from './simple.backend';
 export * from './in-memory-audit.log';
-export * from './in-memory-lease.store';
 export * from './simple.driver';

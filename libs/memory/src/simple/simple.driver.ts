@@ -2,7 +2,7 @@ import type { MemoryBackend } from '../core/backend.interface';
 import type { MemoryDriver } from '../core/memory-driver';
 import { readinessByCheck } from '../core/memory-readiness';
 import { InMemoryAuditLog } from './in-memory-audit.log';
-import { InMemoryLeaseStore } from './in-memory-lease.store';
+import { InMemoryLeaseStore } from '../core/in-memory-lease.store';
 import { simpleBackend, type SimpleBackend } from './simple.backend';
 
 /** Messages the in-process store keeps per session when `MEMORY_SIMPLE_CAPACITY` is not set. */

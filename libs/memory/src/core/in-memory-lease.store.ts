@@ -1,8 +1,4 @@
-import {
-  leaseHeldByAnother,
-  type LeaseRecord,
-  type LeaseStore,
-} from '../core/lease-store.interface';
+import { leaseHeldByAnother, type LeaseRecord, type LeaseStore } from './lease-store.interface';
 
 /** Leases of one process (the in-process store's, and a default for tests). */
 export class InMemoryLeaseStore implements LeaseStore {
