@@ -23,7 +23,8 @@
  * need none of the optional packages (`typeorm`, `pg`, `nats`); a missing one is named.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MEMORY_BACKEND, DEFAULT_MEMORY_TABLE } from '../core/defaults';
+import { DEFAULT_MEMORY_BACKEND } from '../core/defaults';
+import { DEFAULT_MEMORY_TABLE } from '../postgres/postgres.defaults';
 import { BUILT_IN_DRIVERS } from '../drivers/built-in-drivers';
 import { UsageError } from './cli-usage.error';
 import {

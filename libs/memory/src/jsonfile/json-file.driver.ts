@@ -1,7 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { MemoryBackend } from '../core/backend.interface';
-import { DEFAULT_COMPACTION_JOB_TTL_MS, DEFAULT_MEMORY_DIR } from '../core/defaults';
+import { DEFAULT_COMPACTION_JOB_TTL_MS } from '../core/defaults';
+import { DEFAULT_JSONFILE_MIN_FREE_MB, DEFAULT_MEMORY_DIR } from './json-file.defaults';
 import type { MemoryDriver } from '../core/memory-driver';
 import { readinessByCheck } from '../core/memory-readiness';
 import { isValidSessionId } from '../core/session-id';
@@ -12,9 +13,6 @@ import {
 } from './json-file-compaction-job.store';
 import { jsonFileBackend, type JsonFileBackend } from './json-file.backend';
 import { JSON_FILE_LEASES_FOLDER, JsonFileLeaseStore } from './json-file-lease.store';
-
-/** Free MiB the folder's filesystem must keep when `MEMORY_JSONFILE_MIN_FREE_MB` is not set. */
-export const DEFAULT_JSONFILE_MIN_FREE_MB = 16;
 
 /** The JSON-file store's settings. */
 export interface JsonFileSettings {

@@ -5,7 +5,7 @@
 export * from './nats.store';
 export * from './nats.backend';
 export { NatsRequestError } from './nats-request.error';
-export { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/defaults';
+export { DEFAULT_MAX_PAYLOAD_BYTES } from './nats.defaults';
 export {
   natsCompactionJobStore,
   type NatsCompactionJobStoreOptions,

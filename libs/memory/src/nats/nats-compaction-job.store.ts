@@ -1,4 +1,4 @@
-import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 import type { KV, NatsConnection } from 'nats';
 import {
   heldByAnother,

@@ -1,5 +1,5 @@
 import type { KV, NatsConnection } from 'nats';
-import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 import { ConcurrentUpdateError } from '../core/errors';
 import {
   leaseHeldByAnother,

@@ -18,10 +18,10 @@ import { bucketMaxValueSize } from './nats-size-limit';
 import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
 import { deleteNatsSessionJobs } from './nats-compaction-job.store';
-import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
-export { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+export { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 /** How many session values `list` reads at once. */
 
 interface NatsBackendCommonOptions {

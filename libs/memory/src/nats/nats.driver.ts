@@ -1,10 +1,10 @@
 import type { MemoryBackend } from '../core/backend.interface';
+import { DEFAULT_COMPACTION_JOB_TTL_MS } from '../core/defaults';
 import {
-  DEFAULT_COMPACTION_JOB_TTL_MS,
   DEFAULT_NATS_BUCKET,
   DEFAULT_NATS_TIMEOUT_MS,
   DEFAULT_WRITE_BUDGET_MS,
-} from '../core/defaults';
+} from './nats.defaults';
 import type { MemoryDriver } from '../core/memory-driver';
 import { loadOptionalModule } from '../core/optional-peer';
 import type { RequiredSetting } from '../core/settings-reader';

@@ -18,9 +18,9 @@ import {
   type NatsSessionWriter,
   type SessionWriterOptions,
 } from './nats-session.writer';
-import { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
+import { DEFAULT_WRITE_BUDGET_MS } from './nats.defaults';
 
-export { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
+export { DEFAULT_WRITE_BUDGET_MS } from './nats.defaults';
 
 /** Options of `NatsMemory` (one session in a KV bucket). */
 export interface NatsMemoryOptions extends SummarizationStoreOptions {

@@ -32,9 +32,12 @@ import {
   DEFAULT_PG_CONNECT_TIMEOUT_MS,
   DEFAULT_PG_POOL_SIZE,
   DEFAULT_PG_STATEMENT_TIMEOUT_MS,
-} from '../core/defaults';
+} from './postgres.defaults';
 
-export { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../core/defaults';
+export {
+  DEFAULT_PG_CONNECT_TIMEOUT_MS,
+  DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+} from './postgres.defaults';
 
 /** What every store of the backend is opened with (documented on {@link PostgresMemoryOptions}). */
 type PostgresBackendCommonOptions = Pick<

@@ -1,5 +1,5 @@
 import type { MemoryBackend } from '../core/backend.interface';
-import { DEFAULT_MEMORY_TABLE } from '../core/defaults';
+import { DEFAULT_MEMORY_TABLE } from './postgres.defaults';
 import type { MemoryDriver } from '../core/memory-driver';
 import { loadOptionalModule } from '../core/optional-peer';
 import type { RequiredSetting } from '../core/settings-reader';

@@ -2,3 +2,4 @@ export * from './simple.store';
 export * from './simple.backend';
 export * from './in-memory-audit.log';
 export * from './simple.driver';
+export * from './simple.defaults';

@@ -4,9 +4,7 @@ import { readinessByCheck } from '../core/memory-readiness';
 import { InMemoryAuditLog } from './in-memory-audit.log';
 import { InMemoryLeaseStore } from '../core/in-memory-lease.store';
 import { simpleBackend, type SimpleBackend } from './simple.backend';
-
-/** Messages the in-process store keeps per session when `MEMORY_SIMPLE_CAPACITY` is not set. */
-export const DEFAULT_SIMPLE_CAPACITY = 10_000;
+import { DEFAULT_SIMPLE_CAPACITY } from './simple.defaults';
 
 /** One lease store per backend: the leases of the processes on it are this process's. */
 const leaseStores = new WeakMap<SimpleBackend, InMemoryLeaseStore>();
