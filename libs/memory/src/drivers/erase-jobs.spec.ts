@@ -4,42 +4,16 @@
  * wrote), and leaves other sessions' jobs alone.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TestBuckets } from '@agent-memory/test-support/nats';
-import { TestSchemas } from '@agent-memory/test-support/postgres';
-import { testNatsUrl } from '@agent-memory/test-support/services';
-import { RESOURCE_META_KEY, type MemoryBackend } from '../core/backend.interface';
+import { IsolatedStores } from '@agent-memory/test-support/isolated-stores';
+import { RESOURCE_META_KEY } from '../core/backend.interface';
 import type { StoredCompactionJob } from '../core/compaction-job-store.interface';
 import { userMessage } from '../core/message';
-import { SettingsReader } from '../core/settings-reader';
 import { BUILT_IN_DRIVERS } from './built-in-drivers';
 
 describe('erase removes the compaction jobs of the sessions it erases', () => {
-  const schemas = new TestSchemas('erase_jobs');
-  const buckets = new TestBuckets('erase_jobs');
-  const dirs: string[] = [];
-  const backends: MemoryBackend[] = [];
+  const stores = new IsolatedStores('erase_jobs');
 
-  afterAll(async () => {
-    for (const backend of backends) await backend.close();
-    await schemas.cleanup();
-    await buckets.cleanup();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const isolated = (): Record<string, string> => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-erase-jobs-'));
-    dirs.push(dir);
-    return {
-      MEMORY_DIR: dir,
-      DATABASE_URL: schemas.url,
-      MEMORY_PG_TABLE: schemas.nextTable(),
-      NATS_URL: testNatsUrl(),
-      MEMORY_NATS_BUCKET: buckets.next(),
-    };
-  };
+  afterAll(() => stores.cleanup());
 
   const job = (sessionId: string): StoredCompactionJob => {
     const now = Date.now();
@@ -60,8 +34,7 @@ describe('erase removes the compaction jobs of the sessions it erases', () => {
   it.each(BUILT_IN_DRIVERS.map((driver) => ({ kind: driver.kind, driver })))(
     'on the $kind store',
     async ({ driver }) => {
-      const backend = await driver.create(driver.readSettings(new SettingsReader(isolated())));
-      backends.push(backend);
+      const backend = await stores.create(driver);
       const jobs = await driver.compactionJobStore(backend);
       for (const [id, resource] of [
         ['gone', 'alice'],

@@ -3,16 +3,9 @@
  * JSON file), each store built and its lease store made by its driver: two leases stand for two
  * replicas on one store; time is an injected clock.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TestBuckets } from '@agent-memory/test-support/nats';
-import { TestSchemas } from '@agent-memory/test-support/postgres';
-import { testNatsUrl } from '@agent-memory/test-support/services';
-import type { MemoryBackend } from '../core/backend.interface';
+import { IsolatedStores } from '@agent-memory/test-support/isolated-stores';
 import type { CompactionJobStore } from '../core/compaction-job-store.interface';
 import type { LeaseStore } from '../core/lease-store.interface';
-import { SettingsReader } from '../core/settings-reader';
 import { InMemoryCompactionJobStore } from '../compaction/in-memory-compaction-job.store';
 import { BUILT_IN_DRIVERS } from '../drivers/built-in-drivers';
 import { compactionJobLeases, RETENTION_SWEEP_LEASE, RetentionLease } from './retention-lease';
@@ -20,32 +13,11 @@ import { compactionJobLeases, RETENTION_SWEEP_LEASE, RetentionLease } from './re
 const LEASE_MS = 30_000;
 
 describe('the retention sweep lease', () => {
-  const schemas = new TestSchemas('lease');
-  const buckets = new TestBuckets('lease');
-  const dirs: string[] = [];
-  const backends: MemoryBackend[] = [];
+  const stores = new IsolatedStores('lease');
   let nowMs = Date.UTC(2026, 0, 1);
   const now = () => nowMs;
 
-  afterAll(async () => {
-    for (const backend of backends) await backend.close();
-    await schemas.cleanup();
-    await buckets.cleanup();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** The variables that give each built-in store data of its own. */
-  const isolated = (): Record<string, string> => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-lease-'));
-    dirs.push(dir);
-    return {
-      MEMORY_DIR: dir,
-      DATABASE_URL: schemas.url,
-      MEMORY_PG_TABLE: schemas.nextTable(),
-      NATS_URL: testNatsUrl(),
-      MEMORY_NATS_BUCKET: buckets.next(),
-    };
-  };
+  afterAll(() => stores.cleanup());
 
   describe.each(BUILT_IN_DRIVERS.map((driver) => ({ kind: driver.kind, driver })))(
     'on the $kind store',
@@ -56,11 +28,7 @@ describe('the retention sweep lease', () => {
 
       beforeEach(async () => {
         nowMs = Date.UTC(2026, 0, 1);
-        const reader = new SettingsReader(isolated());
-        const backend = await driver.create(driver.readSettings(reader));
-        expect(reader.problems).toEqual([]);
-        backends.push(backend);
-        leases = await driver.leaseStore(backend);
+        leases = await driver.leaseStore(await stores.create(driver));
         one = new RetentionLease(leases, LEASE_MS, now);
         two = new RetentionLease(leases, LEASE_MS, now);
       });

@@ -1,1 +1,0 @@
-export { loadOptionalModule, MissingPeerError } from '../core/optional-peer';
