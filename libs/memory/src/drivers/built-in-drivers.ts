@@ -11,9 +11,9 @@ import { simpleDriver } from '../simple/simple.driver';
  * A store of your own is a driver too: pass `[...BUILT_IN_DRIVERS, yourDriver]` where a list of
  * drivers is taken.
  */
-export const BUILT_IN_DRIVERS: readonly MemoryDriver[] = Object.freeze([
+export const BUILT_IN_DRIVERS: readonly MemoryDriver[] = Object.freeze<MemoryDriver[]>([
   simpleDriver,
   jsonFileDriver,
   postgresDriver,
   natsDriver,
-] as MemoryDriver[]);
+]);
