@@ -15,6 +15,7 @@ import { BackendUnavailableError } from '../core/errors';
 import { legacySummaryPolicy, type SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { writeFileAtomic } from './atomic-write';
+import { DEFAULT_JSONFILE_MIN_FREE_MB } from './json-file.defaults';
 import { JsonFileMemory } from './json-file.store';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
@@ -58,8 +59,8 @@ export interface JsonFileBackend extends MemoryBackend {
   readonly dir: string;
 }
 
-/** The default `minFreeBytes`: 16 MiB. */
-const DEFAULT_MIN_FREE_BYTES = 16 * 1024 * 1024;
+/** The default `minFreeBytes`: {@link DEFAULT_JSONFILE_MIN_FREE_MB} MiB. */
+const DEFAULT_MIN_FREE_BYTES = DEFAULT_JSONFILE_MIN_FREE_MB * 1024 * 1024;
 
 /**
  * Sessions as files (erasing a resource removes its sessions' compaction jobs from
