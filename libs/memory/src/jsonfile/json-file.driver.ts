@@ -32,7 +32,12 @@ export const jsonFileDriver: MemoryDriver<JsonFileBackend, JsonFileSettings> = {
   summary: 'JSON files in a folder',
   durable: true,
   settings: [
-    { env: 'MEMORY_DIR', flag: 'dir', summary: 'the sessions folder', default: DEFAULT_MEMORY_DIR },
+    {
+      env: 'MEMORY_DIR',
+      flag: 'dir',
+      summary: 'the JSON files folder',
+      default: DEFAULT_MEMORY_DIR,
+    },
     {
       env: 'MEMORY_JSONFILE_MIN_FREE_MB',
       summary: 'free MiB its filesystem must keep for readiness (0: none)',

@@ -44,11 +44,11 @@ export const natsDriver: MemoryDriver<NatsBackend, NatsSettings> = {
   summary: 'a NATS JetStream KV bucket (needs nats)',
   durable: true,
   settings: [
-    { env: 'NATS_URL', flag: 'nats-url', summary: 'the NATS server (required)' },
+    { env: 'NATS_URL', flag: 'nats-url', summary: 'the NATS server' },
     {
       env: 'MEMORY_NATS_BUCKET',
       flag: 'bucket',
-      summary: 'the KV bucket',
+      summary: 'the NATS KV bucket',
       default: DEFAULT_NATS_BUCKET,
     },
     {

@@ -52,7 +52,7 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
   summary: 'PostgreSQL (needs typeorm and pg)',
   durable: true,
   settings: [
-    { env: 'DATABASE_URL', flag: 'url', summary: 'the PostgreSQL database (required)' },
+    { env: 'DATABASE_URL', flag: 'url', summary: 'the PostgreSQL database' },
     {
       env: 'MEMORY_PG_TABLE',
       flag: 'table',
