@@ -26,10 +26,12 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_MEMORY_BACKEND } from '../core/defaults';
 import { DEFAULT_MEMORY_TABLE } from '../postgres/postgres.defaults';
 import { BUILT_IN_DRIVERS } from '../drivers/built-in-drivers';
+import { postgresDriver } from '../postgres/postgres.driver';
 import { UsageError } from './cli-usage.error';
 import {
   chooseTransferBackend,
   loadPostgresModule,
+  readStoreSettings,
   storeFlags,
   type TransferBackendChoice,
 } from './transfer-backend';
@@ -114,11 +116,8 @@ function parse(argv: string[]): Invocation | 'help' {
       skipUnreadable: values['skip-unreadable'] ?? false,
     };
   }
-  const url = values.url ?? process.env.DATABASE_URL;
-  if (!url) {
-    throw new UsageError('no database: pass --url postgres://… or set DATABASE_URL');
-  }
-  return { command, url, table: values.table ?? (process.env.MEMORY_PG_TABLE || undefined) };
+  const { url, table } = readStoreSettings(postgresDriver, values, process.env);
+  return { command, url, table: table ?? undefined };
 }
 
 async function run(invocation: Invocation): Promise<number> {

@@ -43,6 +43,18 @@ export function chooseTransferBackend(
         (inProcess.length > 0 ? ` (${orList(inProcess)} lives only inside a process)` : ''),
     );
   }
+  return { driver, settings: readStoreSettings(driver, flags, env) };
+}
+
+/**
+ * The settings of `driver` from its variables in `env`, each overridden by its flag.
+ * @throws UsageError naming every setting that is missing or bad.
+ */
+export function readStoreSettings<S extends object>(
+  driver: MemoryDriver<MemoryBackend, S>,
+  flags: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): S {
   const values = { ...env };
   for (const setting of driver.settings) {
     const flag = setting.flag === undefined ? undefined : flags[setting.flag];
@@ -51,7 +63,7 @@ export function chooseTransferBackend(
   const reader = new SettingsReader(values, [], 'flags');
   const settings = driver.readSettings(reader);
   if (reader.problems.length > 0) throw new UsageError(reader.problems.join('; '));
-  return { driver, settings };
+  return settings;
 }
 
 /**
