@@ -67,6 +67,31 @@ describe('the store seam (docs/architecture.md, "Drivers")', () => {
     }
   });
 
+  it('lists the drivers once: no code outside drivers/ names more than one store driver', async () => {
+    const names: string[] = [];
+    for (const folder of STORE_FOLDERS) {
+      for (const file of readdirSync(join(LIBRARY_SRC, folder))) {
+        if (!file.endsWith('.driver.ts')) continue;
+        const module = (await import(join(LIBRARY_SRC, folder, file))) as Record<string, unknown>;
+        names.push(
+          ...Object.entries(module)
+            .filter(([, value]) => BUILT_IN_DRIVERS.includes(value as MemoryDriver))
+            .map(([name]) => name),
+        );
+      }
+    }
+    expect(names).toHaveLength(BUILT_IN_DRIVERS.length);
+    const listsDir = join(LIBRARY_SRC, 'drivers');
+    const listing = codeOutsideStores()
+      .filter((file) => !file.startsWith(`${listsDir}/`))
+      .filter((file) => {
+        const text = readFileSync(file, 'utf8');
+        return names.filter((name) => new RegExp(`\\b${name}\\b`).test(text)).length > 1;
+      })
+      .map((file) => relative(REPO_ROOT, file));
+    expect(listing).toEqual([]);
+  });
+
   it('has no file outside a store folder that compares a kind with a store name', () => {
     const names = kinds.join('|');
     const patterns = [
