@@ -17,9 +17,13 @@ export class IsolatedStores {
   private readonly dirs: string[] = [];
   private readonly backends: MemoryBackend[] = [];
 
-  constructor(private readonly prefix: string) {
-    this.schemas = new TestSchemas(prefix);
-    this.buckets = new TestBuckets(prefix);
+  constructor(
+    private readonly prefix: string,
+    /** The servers the data lives on; default `testDatabaseUrl()` and `testNatsUrl()`. */
+    private readonly servers: { databaseUrl?: string; natsUrl?: string } = {},
+  ) {
+    this.schemas = new TestSchemas(prefix, servers.databaseUrl);
+    this.buckets = new TestBuckets(prefix, servers.natsUrl);
   }
 
   /** Variables that point every built-in store at fresh data. */
@@ -27,12 +31,23 @@ export class IsolatedStores {
     const dir = mkdtempSync(join(tmpdir(), `agent-memory-${this.prefix}-`));
     this.dirs.push(dir);
     return {
-      MEMORY_DIR: dir,
+      // A folder that does not exist yet, as a fresh deployment's: the store makes it.
+      MEMORY_DIR: join(dir, 'sessions'),
       DATABASE_URL: this.schemas.url,
       MEMORY_PG_TABLE: this.schemas.nextTable(),
-      NATS_URL: testNatsUrl(),
+      NATS_URL: this.servers.natsUrl ?? testNatsUrl(),
       MEMORY_NATS_BUCKET: this.buckets.next(),
     };
+  }
+
+  /** The variables `driver` reads, pointing it at fresh data. */
+  envOf(driver: MemoryDriver): Record<string, string> {
+    const all = this.env();
+    return Object.fromEntries(
+      driver.settings.flatMap((setting) =>
+        all[setting.env] === undefined ? [] : [[setting.env, all[setting.env]!]],
+      ),
+    );
   }
 
   /**

@@ -2,15 +2,10 @@
  * The admin server on a real port for e2e tests (`PORT=0`), one per backend kind, each with its
  * own data (temp folder, NATS bucket, Postgres table), and a small `fetch` client for it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
-import { BUILT_IN_DRIVERS, type BackendKind } from '@agent-memory/memory';
+import { BUILT_IN_DRIVERS, requireDriver, type BackendKind } from '@agent-memory/memory';
 import { startApiServer, type ApiServer } from '../../src/api.server';
-import { testDatabaseUrl, testNatsUrl } from '@agent-memory/test-support/services';
-import { TestBuckets } from '@agent-memory/test-support/nats';
-import { TestSchemas } from '@agent-memory/test-support/postgres';
+import { IsolatedStores } from '@agent-memory/test-support/isolated-stores';
 import { adminRequest, type AdminRequest } from '@agent-memory/test-support/admin-request';
 
 export const TEST_ADMIN_TOKEN = 'e2e-admin-token-0123456789';
@@ -41,51 +36,20 @@ export interface BackendEnv {
   cleanup(): Promise<void>;
 }
 
-/** Where a server's isolated data comes from, per services it may be pointed at. */
-type BackendOverrides = { natsUrl?: string; databaseUrl?: string };
-
 /**
- * How to give one server data of its own, per built-in store: a temp folder, a fresh NATS
- * bucket, a fresh PostgreSQL table.
+ * The environment of a server on isolated data of the store `kind`: the variables its driver
+ * reads, pointed at a temp folder, a fresh PostgreSQL table or a fresh NATS bucket.
+ * @param overrides the servers to use instead of the test services.
  */
-const ISOLATED_DATA: Record<string, (overrides: BackendOverrides) => BackendEnv> = {
-  simple: () => ({ env: { MEMORY_BACKEND: 'simple' }, cleanup: async () => undefined }),
-  jsonfile: () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-api-'));
-    return {
-      env: { MEMORY_BACKEND: 'jsonfile', MEMORY_DIR: join(dir, 'sessions') },
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  },
-  nats: (overrides) => {
-    const url = overrides.natsUrl ?? testNatsUrl();
-    const buckets = new TestBuckets('api_e2e', url);
-    return {
-      env: { MEMORY_BACKEND: 'nats', NATS_URL: url, MEMORY_NATS_BUCKET: buckets.next() },
-      cleanup: () => buckets.cleanup(),
-    };
-  },
-  postgres: (overrides) => {
-    const schemas = new TestSchemas('api_e2e', overrides.databaseUrl ?? testDatabaseUrl());
-    return {
-      env: {
-        MEMORY_BACKEND: 'postgres',
-        DATABASE_URL: schemas.url,
-        MEMORY_PG_TABLE: schemas.nextTable(),
-      },
-      cleanup: () => schemas.cleanup().catch(() => undefined),
-    };
-  },
-};
-
-/**
- * The environment of a server on isolated data of the store `kind`.
- * @throws Error naming a store with no isolated data here (a driver added without its test data).
- */
-export function backendEnv(kind: BackendKind, overrides: BackendOverrides = {}): BackendEnv {
-  const isolated = ISOLATED_DATA[kind];
-  if (!isolated) throw new Error(`api-test-server has no isolated data for the "${kind}" store`);
-  return isolated(overrides);
+export function backendEnv(
+  kind: BackendKind,
+  overrides: { natsUrl?: string; databaseUrl?: string } = {},
+): BackendEnv {
+  const stores = new IsolatedStores('api_e2e', overrides);
+  return {
+    env: { MEMORY_BACKEND: kind, ...stores.envOf(requireDriver(BUILT_IN_DRIVERS, kind)) },
+    cleanup: () => stores.cleanup().catch(() => undefined),
+  };
 }
 
 export async function startTestServer(
