@@ -128,9 +128,12 @@ describe('the store seam (docs/architecture.md, "Drivers")', () => {
     it('names symbols the code declares, and members the driver port has', () => {
       const symbols = quoted.filter((text) => /^[A-Za-z_]\w*$/.test(text) && /[A-Z]/.test(text));
       expect(symbols).toEqual(expect.arrayContaining(['MemoryDriver', 'BUILT_IN_DRIVERS']));
-      const sources = [...sourceFiles(LIBRARY_SRC), join(REPO_ROOT, 'eslint.config.mjs')].map(
-        (file) => readFileSync(file, 'utf8'),
-      );
+      const sources = [
+        ...sourceFiles(LIBRARY_SRC),
+        ...sourceFiles(join(REPO_ROOT, 'test', 'support')),
+        ...sourceFiles(join(REPO_ROOT, 'apps', 'api', 'test', 'support')),
+        join(REPO_ROOT, 'eslint.config.mjs'),
+      ].map((file) => readFileSync(file, 'utf8'));
       const port = readFileSync(join(LIBRARY_SRC, 'core', 'memory-driver.ts'), 'utf8');
       const missing = symbols.filter(
         (symbol) =>
