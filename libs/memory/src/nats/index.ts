@@ -13,3 +13,4 @@ export {
 export { natsAuditLog, natsAuditStream, type NatsAuditLogOptions } from './nats-audit.log';
 export { natsJobsBucket, deleteNatsSessionJobs } from './nats-compaction-job.store';
 export { natsLeaseStore, natsLeasesBucket, type NatsLeaseStoreOptions } from './nats-lease.store';
+export { natsDriver, NATS_PEERS, type NatsSettings } from './nats.driver';

@@ -42,3 +42,9 @@ export { CreateSaveProcedure1764970000000 } from './migrations/create-save-proce
 export { AddResourceIndex1765200000000 } from './migrations/add-resource-index.migration';
 export { PostgresLeaseStore, leasesTable } from './postgres-lease.store';
 export { CreateLeases1765500000000 } from './migrations/create-leases.migration';
+export {
+  postgresDriver,
+  loadPostgresModule,
+  POSTGRES_PEERS,
+  type PostgresSettings,
+} from './postgres.driver';
