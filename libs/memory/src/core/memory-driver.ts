@@ -83,7 +83,10 @@ export interface MemoryDriver<B extends MemoryBackend = MemoryBackend, S extends
    * @throws what the store's factory throws (the server is unreachable).
    */
   create(settings: S, context?: DriverContext): Promise<B>;
-  /** Whether `backend` (under its decorators: see `innermostBackend`) is one of this store's. */
+  /**
+   * Whether `backend`, a store with its decorators taken off (`innermostBackend`), is one of
+   * this store's. `driverOfBackend` takes the decorators off first.
+   */
   owns(backend: MemoryBackend): boolean;
   /** The built store, for messages (never a URL). */
   describe(backend: B): string;
