@@ -66,10 +66,11 @@ const LAYERS = {
   'openai-agents': ['core'],
   mcp: ['core', 'token-count', 'compaction', 'rag'],
   transfer: ['core'],
-  retention: ['core', 'compaction'],
-  cli: ['core', 'postgres', 'jsonfile', 'nats', 'transfer', 'mcp'],
+  retention: ['core'],
+  cli: ['core', 'drivers', 'postgres', 'transfer', 'mcp'],
   nest: ['core', 'token-count', 'compaction', 'rag'],
-  health: ['core', 'nest', 'simple', 'jsonfile', 'postgres', 'nats'],
+  health: ['core', 'nest', 'drivers', 'postgres', 'nats'],
+  drivers: ['core', 'simple', 'jsonfile', 'postgres', 'nats'],
 };
 
 /** Import patterns that reach a folder of libs/memory/src other than `folder` and `allowed`. */

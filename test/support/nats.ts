@@ -23,15 +23,17 @@ export class TestBuckets {
     return name;
   }
 
-  /** Deletes the KV stream (and audit stream) of every bucket handed out (those never created are skipped). */
+  /** Deletes the KV stream (and those next to it) of every bucket handed out (those never created are skipped). */
   async cleanup(): Promise<void> {
     const nc = await connect({ servers: this.url });
     try {
       const jsm = await nc.jetstreamManager();
       for (const bucket of this.created) {
         await jsm.streams.delete(`KV_${bucket}`).catch(() => undefined);
-        // The audit log's stream next to the bucket, when one was made.
+        // The audit log's stream, job bucket and lease bucket next to it, when they were made.
         await jsm.streams.delete(`AUDIT_${bucket}`).catch(() => undefined);
+        await jsm.streams.delete(`KV_${bucket}_jobs`).catch(() => undefined);
+        await jsm.streams.delete(`KV_${bucket}_leases`).catch(() => undefined);
       }
       this.created.clear();
     } finally {

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Registry } from 'prom-client';
+import type { JsonFileSettings } from '@agent-memory/memory';
 import { startFakeLlm, type FakeLlm } from '@agent-memory/test-support/fake-llm.server';
 import { MemoryMetrics } from '../src/metrics/memory-metrics';
 import { ALL_BACKENDS, userText, useTestServer, type TestServer } from './support/api-test-server';
@@ -233,7 +234,7 @@ describe('scrape-time gauges that move', () => {
     const api: TestServer = useTestServer('jsonfile');
 
     it('reports the backend down until the folder is back', async () => {
-      const dir = api.server.config.memoryDir;
+      const { dir } = api.server.config.store as JsonFileSettings;
       const up = /^agent_memory_backend_up\{backend="jsonfile"\}/;
       expect(sample(await (await api.request('/metrics')).text(), up)).toBe(1);
       // A file where the folder was: the backend's check cannot write its probe.

@@ -203,8 +203,8 @@ describe('docker/', () => {
       expect(existsSync(join(__dirname, '..', 'src', 'migrate.ts'))).toBe(true);
       expect(config.MEMORY_PG_ENSURE_SCHEMA).toBe('false');
       expect(
-        parseMemoryConfig({ ...config, DATABASE_URL: 'postgres://x@db/y' }).pgEnsureSchema,
-      ).toBe(false);
+        parseMemoryConfig({ ...config, DATABASE_URL: 'postgres://x@db/y' }).store,
+      ).toMatchObject({ ensureSchema: false });
     });
   });
 });

@@ -1,32 +1,32 @@
-import { jsonFileBackend, simpleBackend, type MemoryBackend } from '@agent-memory/memory';
-import type { ChatBackendKind } from './chat-options';
+import {
+  BUILT_IN_DRIVERS,
+  requireDriver,
+  SettingsReader,
+  type MemoryBackend,
+} from '@agent-memory/memory';
+
+/** The example's own defaults, where they differ from the admin server's. */
+const CHAT_DEFAULTS: Record<string, string> = {
+  MEMORY_SIMPLE_CAPACITY: '1000',
+  MEMORY_DIR: './data/chat',
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+  NATS_URL: 'nats://127.0.0.1:4222',
+  MEMORY_NATS_BUCKET: 'agent-memory-chat',
+};
 
 /**
- * The chosen store, configured from the same environment variables as the admin server. The
- * optional backends are imported on demand, so `--backend jsonfile` never loads `pg` or `nats`.
+ * The chosen store, built by its driver from the same environment variables as the admin
+ * server. A store's optional packages are loaded only when it is chosen, so `--backend jsonfile`
+ * never loads `pg` or `nats`.
+ * @throws TypeError naming a bad variable.
  */
 export async function createChatBackend(
-  kind: ChatBackendKind,
+  kind: string,
   env: NodeJS.ProcessEnv,
 ): Promise<MemoryBackend> {
-  switch (kind) {
-    case 'simple':
-      return simpleBackend({ capacity: 1000 });
-    case 'jsonfile':
-      return jsonFileBackend({ dir: env.MEMORY_DIR ?? './data/chat' });
-    case 'postgres': {
-      const { postgresBackend } = await import('@agent-memory/memory/postgres');
-      return postgresBackend({
-        url: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-        table: env.MEMORY_PG_TABLE,
-      });
-    }
-    case 'nats': {
-      const { natsBackend } = await import('@agent-memory/memory/nats');
-      return natsBackend({
-        servers: env.NATS_URL ?? 'nats://127.0.0.1:4222',
-        bucket: env.MEMORY_NATS_BUCKET ?? 'agent-memory-chat',
-      });
-    }
-  }
+  const driver = requireDriver(BUILT_IN_DRIVERS, kind);
+  const reader = new SettingsReader({ ...CHAT_DEFAULTS, ...env });
+  const settings = driver.readSettings(reader);
+  if (reader.problems.length > 0) throw new TypeError(reader.problems.join('; '));
+  return driver.create(settings);
 }

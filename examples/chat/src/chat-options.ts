@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
+import { BUILT_IN_DRIVERS } from '@agent-memory/memory';
 
-export const CHAT_BACKENDS = ['simple', 'jsonfile', 'postgres', 'nats'] as const;
-export type ChatBackendKind = (typeof CHAT_BACKENDS)[number];
+/** The stores `--backend` chooses from: every built-in driver's kind. */
+export const CHAT_BACKENDS: readonly string[] = BUILT_IN_DRIVERS.map((driver) => driver.kind);
 
 /** What the command line chose. */
 export interface ChatOptions {
-  backend: ChatBackendKind;
+  backend: string;
   sessionId: string;
   /** Compact once the context reaches this many tokens. */
   compactAtTokens: number;
@@ -18,7 +19,7 @@ export interface ChatOptions {
 
 export const CHAT_USAGE = `Usage: npm run example:chat -- [options]
 
-  --backend simple|jsonfile|postgres|nats   where sessions live (default jsonfile)
+  --backend ${CHAT_BACKENDS.join('|')}   where sessions live (default jsonfile)
   --session <id>                            the session to open or resume (default demo)
   --compact-at <tokens>                     compact once the context reaches this (default 2000)
   --keep-recent <n>                         messages kept verbatim by compaction (default 6)
@@ -46,7 +47,7 @@ export function parseChatOptions(args: string[]): ChatOptions {
       help: { type: 'boolean', default: false },
     },
   });
-  const backend = values.backend as ChatBackendKind;
+  const backend = values.backend;
   if (!CHAT_BACKENDS.includes(backend)) {
     throw new TypeError(`--backend must be one of ${CHAT_BACKENDS.join(', ')}, got "${backend}"`);
   }

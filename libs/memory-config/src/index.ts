@@ -7,9 +7,11 @@ export { ConfigValidationError } from './config-validation.error';
 export {
   EnvReader,
   MEMORY_ENV_VARS,
+  memoryDriverOf,
   parseMemoryConfig,
   readMemoryConfig,
   type MemoryConfig,
+  type MemoryConfigOptions,
 } from './memory-config';
 export {
   memoryBackendFromConfig,

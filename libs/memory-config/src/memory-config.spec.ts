@@ -18,22 +18,24 @@ describe('parseMemoryConfig', () => {
   it('defaults to jsonfile under ./data/sessions with inline compaction at 150000 tokens', () => {
     expect(parseMemoryConfig({})).toMatchObject({
       backend: 'jsonfile',
-      memoryDir: './data/sessions',
+      store: { dir: './data/sessions', minFreeMb: 16 },
       compactAtTokens: 150000,
       compactKeepRecent: 20,
       compactionMode: 'inline',
       compactionSubject: 'agent-memory.compaction.check',
       compactionQueue: 'agent-memory-compaction',
-      natsTimeoutMs: 5000,
-      natsWriteBudgetMs: 10000,
       llm: null,
     });
   });
 
   it('reads the jsonfile free-space floor in MiB (16 by default, 0 turns it off) and names a bad one', () => {
-    expect(parseMemoryConfig({}).jsonFileMinFreeMb).toBe(16);
-    expect(parseMemoryConfig({ MEMORY_JSONFILE_MIN_FREE_MB: '0' }).jsonFileMinFreeMb).toBe(0);
-    expect(parseMemoryConfig({ MEMORY_JSONFILE_MIN_FREE_MB: '512' }).jsonFileMinFreeMb).toBe(512);
+    expect(parseMemoryConfig({}).store).toMatchObject({ minFreeMb: 16 });
+    expect(parseMemoryConfig({ MEMORY_JSONFILE_MIN_FREE_MB: '0' }).store).toMatchObject({
+      minFreeMb: 0,
+    });
+    expect(parseMemoryConfig({ MEMORY_JSONFILE_MIN_FREE_MB: '512' }).store).toMatchObject({
+      minFreeMb: 512,
+    });
     expect(problemsOf({ MEMORY_JSONFILE_MIN_FREE_MB: '1.5' })).toEqual([
       expect.stringMatching(/^MEMORY_JSONFILE_MIN_FREE_MB="1.5" must be a whole number/),
     ]);
@@ -41,9 +43,19 @@ describe('parseMemoryConfig', () => {
 
   it('reads the NATS request timeout and write budget, and names a bad one', () => {
     expect(
-      parseMemoryConfig({ MEMORY_NATS_TIMEOUT_MS: '2000', MEMORY_NATS_WRITE_BUDGET_MS: '30000' }),
-    ).toMatchObject({ natsTimeoutMs: 2000, natsWriteBudgetMs: 30000 });
-    const problems = problemsOf({ MEMORY_NATS_TIMEOUT_MS: '0', MEMORY_NATS_WRITE_BUDGET_MS: '-1' });
+      parseMemoryConfig({
+        MEMORY_BACKEND: 'nats',
+        NATS_URL: 'nats://127.0.0.1:4222',
+        MEMORY_NATS_TIMEOUT_MS: '2000',
+        MEMORY_NATS_WRITE_BUDGET_MS: '30000',
+      }).store,
+    ).toMatchObject({ timeoutMs: 2000, writeBudgetMs: 30000 });
+    const problems = problemsOf({
+      MEMORY_BACKEND: 'nats',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      MEMORY_NATS_TIMEOUT_MS: '0',
+      MEMORY_NATS_WRITE_BUDGET_MS: '-1',
+    });
     expect(problems.map((line) => line.split(/[= ]/)[0])).toEqual([
       'MEMORY_NATS_TIMEOUT_MS',
       'MEMORY_NATS_WRITE_BUDGET_MS',

@@ -1,51 +1,27 @@
 import {
-  jsonFileBackend,
+  BUILT_IN_DRIVERS,
   OpenAiCompatibleClient,
-  simpleBackend,
   type MemoryBackend,
+  type MemoryDriver,
   type MemoryModuleOptions,
 } from '@agent-memory/memory';
 import type { StoreObserver } from '@agent-memory/memory/observability';
-import type { MemoryConfig } from './memory-config';
+import { memoryDriverOf, type MemoryConfig } from './memory-config';
 import { withRecallFromConfig, type RecallErrorListener } from './recall-options.factory';
 
 /**
- * The backend `MEMORY_BACKEND` names. Optional backends are loaded only when chosen, so a
- * jsonfile process never loads `pg` or `nats`.
- * @throws what the backend's factory throws (postgres, nats: the server is unreachable).
+ * The backend `MEMORY_BACKEND` names, built by its driver from `config.store`. A store's
+ * optional packages are loaded only when it is chosen, so a jsonfile process never loads `pg`
+ * or `nats`.
+ * @param drivers the stores to choose from (default `BUILT_IN_DRIVERS`).
+ * @throws what the store's driver throws (postgres, nats: the server is unreachable).
  */
 export async function memoryBackendFromConfig(
   config: MemoryConfig,
   observer?: StoreObserver,
+  drivers: readonly MemoryDriver[] = BUILT_IN_DRIVERS,
 ): Promise<MemoryBackend> {
-  switch (config.backend) {
-    case 'simple':
-      return simpleBackend({ capacity: config.simpleCapacity });
-    case 'jsonfile':
-      return jsonFileBackend({
-        dir: config.memoryDir,
-        minFreeBytes: config.jsonFileMinFreeMb * 1024 * 1024,
-        observer,
-      });
-    case 'nats': {
-      const { natsBackend } = await import('@agent-memory/memory/nats');
-      return natsBackend({
-        servers: config.natsUrl!,
-        bucket: config.natsBucket,
-        timeoutMs: config.natsTimeoutMs,
-        writeBudgetMs: config.natsWriteBudgetMs,
-        observer,
-      });
-    }
-    case 'postgres': {
-      const { postgresBackend } = await import('@agent-memory/memory/postgres');
-      return postgresBackend({
-        url: config.databaseUrl!,
-        ...(config.pgTable ? { table: config.pgTable } : {}),
-        ensureSchema: config.pgEnsureSchema,
-      });
-    }
-  }
+  return memoryDriverOf(config, drivers).create(config.store, { observer });
 }
 
 /**

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import {
   parseDuration,
   type AuditLog,
@@ -6,6 +5,7 @@ import {
   type MemoryBackend,
 } from '@agent-memory/memory';
 import type { ApiConfig } from '../config/api-config';
+import { drivenStore } from '../memory-store/memory-store';
 
 /**
  * The audit log's bounds: `AUDIT_MAX_ENTRIES` and `AUDIT_MAX_AGE_MS`, and, under a retention
@@ -25,35 +25,16 @@ export function auditLogLimits(config: ApiConfig): AuditLogLimits {
 }
 
 /**
- * The audit log next to the sessions of `backend`, so every replica on that backend writes to
- * and lists one log: the `<table>_audit` table (PostgreSQL), the `AUDIT_<bucket>` stream (NATS),
- * the `.audit` folder in `MEMORY_DIR` (JSON file), this process (`simple`), bounded by
- * {@link auditLogLimits}.
- * Optional backends' code is loaded only for their kind.
+ * The audit log next to the sessions of `backend`, from its store's driver, so every replica on
+ * that store writes to and lists one log: the `<table>_audit` table (PostgreSQL), the
+ * `AUDIT_<bucket>` stream (NATS), the `.audit` folder in `MEMORY_DIR` (JSON file), this process
+ * (`simple`), bounded by {@link auditLogLimits}.
  */
-export async function auditLogFor(
+export function auditLogFor(
   backend: MemoryBackend,
   config: ApiConfig,
   limits: AuditLogLimits = auditLogLimits(config),
 ): Promise<AuditLog> {
-  switch (backend.kind) {
-    case 'postgres': {
-      const { PostgresAuditLog } = await import('@agent-memory/memory/postgres');
-      const { dataSource } = backend as import('@agent-memory/memory/postgres').PostgresBackend;
-      return new PostgresAuditLog(dataSource, { table: config.pgTable ?? undefined, limits });
-    }
-    case 'nats': {
-      const { natsAuditLog } = await import('@agent-memory/memory/nats');
-      const { connection } = backend as import('@agent-memory/memory/nats').NatsBackend;
-      return natsAuditLog({ connection, bucket: config.natsBucket, limits });
-    }
-    case 'jsonfile': {
-      const { JsonFileAuditLog, JSON_FILE_AUDIT_FOLDER } = await import('@agent-memory/memory');
-      return new JsonFileAuditLog({ dir: join(config.memoryDir, JSON_FILE_AUDIT_FOLDER), limits });
-    }
-    case 'simple': {
-      const { InMemoryAuditLog } = await import('@agent-memory/memory');
-      return new InMemoryAuditLog(limits);
-    }
-  }
+  const { driver, store } = drivenStore(backend);
+  return driver.auditLog(store, { limits });
 }

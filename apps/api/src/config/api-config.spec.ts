@@ -14,7 +14,7 @@ describe('parseApiConfig', () => {
   it('defaults to the embedded jsonfile backend under ./data on port 3000', () => {
     expect(parseApiConfig({})).toMatchObject({
       backend: 'jsonfile',
-      memoryDir: './data/sessions',
+      store: { dir: './data/sessions' },
       port: 3000,
       host: '127.0.0.1',
       adminToken: null,
@@ -45,10 +45,9 @@ describe('parseApiConfig', () => {
     });
     expect(config).toMatchObject({
       backend: 'postgres',
+      store: { url: 'postgres://u@db:5432/app', table: 'mem.messages' },
       databaseUrl: 'postgres://u@db:5432/app',
-      pgTable: 'mem.messages',
       natsUrl: 'nats://nats:4222',
-      natsBucket: 'sessions',
       adminToken: 'a-long-enough-token',
       port: 8080,
       compactAtTokens: 9000,
@@ -94,7 +93,8 @@ describe('parseApiConfig', () => {
   });
 
   it('refuses a NATS bucket name NATS would refuse', () => {
-    expect(problemsOf({ MEMORY_NATS_BUCKET: 'a.b' })).toEqual([
+    const nats = { MEMORY_BACKEND: 'nats', NATS_URL: 'nats://nats:4222' };
+    expect(problemsOf({ ...nats, MEMORY_NATS_BUCKET: 'a.b' })).toEqual([
       expect.stringMatching(/MEMORY_NATS_BUCKET/),
     ]);
   });

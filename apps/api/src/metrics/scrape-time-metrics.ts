@@ -11,6 +11,7 @@ import {
 } from '@agent-memory/memory';
 import { API_CONFIG } from '../config/api-config.module';
 import type { ApiConfig } from '../config/api-config';
+import { drivenStore } from '../memory-store/memory-store';
 import { MemoryMetrics } from './memory-metrics';
 
 /** How long a scrape waits for the backend's check before reporting it down (ms). */
@@ -71,8 +72,11 @@ export class ScrapeTimeMetrics implements OnModuleInit, OnModuleDestroy {
         this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000));
       },
     });
-    if (backend !== 'jsonfile') return;
-    const filesystem = () => filesystemUnder(config.memoryDir);
+    // Only a store on a local filesystem has one whose free space matters (JSON files).
+    const { driver, store } = drivenStore(memory);
+    const storagePath = driver.storagePath(store);
+    if (storagePath === null) return;
+    const filesystem = () => filesystemUnder(storagePath);
     this.gauge({
       name: 'agent_memory_storage_free_bytes',
       help: 'Bytes an unprivileged writer may still use on the filesystem under MEMORY_DIR',

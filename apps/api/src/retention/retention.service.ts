@@ -12,16 +12,16 @@ import {
   type MemoryBackend,
 } from '@agent-memory/memory';
 import type { RetentionSweepView, RetentionView } from '@agent-memory/api-contract';
-import { compactionJobStoreFor } from '../compactions/compaction-job-store.factory';
 import type { ApiConfig } from '../config/api-config';
 import { API_CONFIG } from '../config/api-config.module';
 import { ApiHttpError } from '../errors/api-http.error';
+import { drivenStore } from '../memory-store/memory-store';
 import { MemoryMetrics } from '../metrics/memory-metrics';
 
 /**
  * Retention in the admin server (docs/operations.md#retention): the configured policy applied by
  * a {@link RetentionSweeper} on the memory backend, periodically (every replica schedules sweeps;
- * the lease in the compaction job store lets one work at a time) and on demand
+ * the lease in the store's lease record lets one work at a time) and on demand
  * (`POST /api/retention/sweep`). Expired sessions are counted in
  * `agent_memory_sessions_expired_total{action}`.
  */
@@ -37,13 +37,14 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
     private readonly metrics: MemoryMetrics,
   ) {}
 
-  /** Builds the sweeper on the backend and the shared job store, then schedules the first sweep. */
+  /** Builds the sweeper on the backend and its store's leases, then schedules the first sweep. */
   async onApplicationBootstrap(): Promise<void> {
     const retention = this.config.retention;
     if (!retention) return;
+    const { driver, store } = drivenStore(this.backend);
     this.sweeper = new RetentionSweeper(this.backend, {
       policy: retention.policy,
-      jobs: await compactionJobStoreFor(this.backend, this.config),
+      leases: await driver.leaseStore(store),
       leaseMs: this.config.compactionJobLeaseMs,
       onExpired: (_sessionId, action) => this.metrics.sessionExpired(action),
     });

@@ -2,21 +2,16 @@
  * The admin server on a real port for e2e tests (`PORT=0`), one per backend kind, each with its
  * own data (temp folder, NATS bucket, Postgres table), and a small `fetch` client for it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
-import type { BackendKind } from '@agent-memory/memory';
+import { BUILT_IN_DRIVERS, requireDriver, type BackendKind } from '@agent-memory/memory';
 import { startApiServer, type ApiServer } from '../../src/api.server';
-import { testDatabaseUrl, testNatsUrl } from '@agent-memory/test-support/services';
-import { TestBuckets } from '@agent-memory/test-support/nats';
-import { TestSchemas } from '@agent-memory/test-support/postgres';
+import { IsolatedStores } from '@agent-memory/test-support/isolated-stores';
 import { adminRequest, type AdminRequest } from '@agent-memory/test-support/admin-request';
 
 export const TEST_ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
-/** Every backend kind, for the suites that run once per backend. */
-export const ALL_BACKENDS: readonly BackendKind[] = ['simple', 'jsonfile', 'postgres', 'nats'];
+/** Every built-in store's kind (`BUILT_IN_DRIVERS`), for the suites that run once per backend. */
+export const ALL_BACKENDS: readonly BackendKind[] = BUILT_IN_DRIVERS.map((driver) => driver.kind);
 
 /** A user or assistant text message as the API takes it. */
 export const userText = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
@@ -41,40 +36,20 @@ export interface BackendEnv {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The environment of a server on isolated data of the store `kind`: the variables its driver
+ * reads, pointed at a temp folder, a fresh PostgreSQL table or a fresh NATS bucket.
+ * @param overrides the servers to use instead of the test services.
+ */
 export function backendEnv(
   kind: BackendKind,
   overrides: { natsUrl?: string; databaseUrl?: string } = {},
 ): BackendEnv {
-  switch (kind) {
-    case 'simple':
-      return { env: { MEMORY_BACKEND: 'simple' }, cleanup: async () => undefined };
-    case 'jsonfile': {
-      const dir = mkdtempSync(join(tmpdir(), 'agent-memory-api-'));
-      return {
-        env: { MEMORY_BACKEND: 'jsonfile', MEMORY_DIR: join(dir, 'sessions') },
-        cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    }
-    case 'nats': {
-      const url = overrides.natsUrl ?? testNatsUrl();
-      const buckets = new TestBuckets('api_e2e', url);
-      return {
-        env: { MEMORY_BACKEND: 'nats', NATS_URL: url, MEMORY_NATS_BUCKET: buckets.next() },
-        cleanup: () => buckets.cleanup(),
-      };
-    }
-    case 'postgres': {
-      const schemas = new TestSchemas('api_e2e', overrides.databaseUrl ?? testDatabaseUrl());
-      return {
-        env: {
-          MEMORY_BACKEND: 'postgres',
-          DATABASE_URL: schemas.url,
-          MEMORY_PG_TABLE: schemas.nextTable(),
-        },
-        cleanup: () => schemas.cleanup().catch(() => undefined),
-      };
-    }
-  }
+  const stores = new IsolatedStores('api_e2e', overrides);
+  return {
+    env: { MEMORY_BACKEND: kind, ...stores.envOf(requireDriver(BUILT_IN_DRIVERS, kind)) },
+    cleanup: () => stores.cleanup().catch(() => undefined),
+  };
 }
 
 export async function startTestServer(

@@ -23,20 +23,35 @@
  * need none of the optional packages (`typeorm`, `pg`, `nats`); a missing one is named.
  */
 import { parseArgs } from 'node:util';
-import {
-  DEFAULT_MEMORY_BACKEND,
-  DEFAULT_MEMORY_DIR,
-  DEFAULT_MEMORY_TABLE,
-  DEFAULT_NATS_BUCKET,
-} from '../core/defaults';
+import { DEFAULT_MEMORY_BACKEND } from '../core/defaults';
+import { DEFAULT_MEMORY_TABLE } from '../postgres/postgres.defaults';
+import { BUILT_IN_DRIVERS } from '../drivers/built-in-drivers';
+import { postgresDriver } from '../postgres/postgres.driver';
 import { UsageError } from './cli-usage.error';
 import {
   chooseTransferBackend,
   loadPostgresModule,
+  readStoreSettings,
+  storeFlags,
   type TransferBackendChoice,
 } from './transfer-backend';
 import { runExport, runImport } from './transfer-commands';
 import { runMcp } from './mcp-command';
+
+/** The stores the commands can reach (those that outlive a process). */
+const DURABLE = BUILT_IN_DRIVERS.filter((driver) => driver.durable);
+
+/** One usage line per store flag: `  --dir       the sessions folder (jsonfile; default: …)`. */
+const STORE_FLAG_LINES = DURABLE.flatMap((driver) =>
+  driver.settings.flatMap((setting) =>
+    setting.flag === undefined
+      ? []
+      : [
+          `  --${setting.flag.padEnd(10)}${setting.summary} (${driver.kind}; default: ${setting.env}` +
+            `${setting.default === undefined ? '' : `, else ${setting.default}`})`,
+        ],
+  ),
+).join('\n');
 
 const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--table <name|schema.name>]
        agent-memory export [store] [--resource <name>] [--skip-unreadable]   (JSON Lines on stdout)
@@ -45,14 +60,12 @@ const USAGE = `usage: agent-memory <migrate|status> [--url <postgres://…>] [--
   --url       the PostgreSQL database (default: DATABASE_URL)
   --table     the messages table, name or schema.name (default: MEMORY_PG_TABLE, else ${DEFAULT_MEMORY_TABLE})
  store (export, import, mcp), chosen as the server chooses it:
-  --backend   jsonfile, postgres or nats (default: MEMORY_BACKEND, else ${DEFAULT_MEMORY_BACKEND})
-  --dir       the jsonfile folder (default: MEMORY_DIR, else ${DEFAULT_MEMORY_DIR})
-  --nats-url  the NATS server (default: NATS_URL)
-  --bucket    the NATS KV bucket (default: MEMORY_NATS_BUCKET, else ${DEFAULT_NATS_BUCKET})
+  --backend   ${DURABLE.map((d) => d.kind).join(', ')} (default: MEMORY_BACKEND, else ${DEFAULT_MEMORY_BACKEND})
+${STORE_FLAG_LINES}
  export:
   --resource         only the sessions whose resource meta is this
   --skip-unreadable  leave out sessions that cannot be read (each is still named on stderr)
- postgres needs the packages typeorm and pg, nats the package nats.`;
+ ${DURABLE.map((d) => `${d.kind}: ${d.summary}`).join('; ')}.`;
 
 type Invocation =
   | { command: 'migrate' | 'status'; url: string; table: string | undefined }
@@ -74,12 +87,10 @@ function parse(argv: string[]): Invocation | 'help' {
     args: argv,
     allowPositionals: true,
     options: {
+      ...Object.fromEntries(storeFlags().map((flag) => [flag, { type: 'string' as const }])),
       url: { type: 'string' },
       table: { type: 'string' },
       backend: { type: 'string' },
-      dir: { type: 'string' },
-      'nats-url': { type: 'string' },
-      bucket: { type: 'string' },
       resource: { type: 'string' },
       'skip-unreadable': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -105,11 +116,8 @@ function parse(argv: string[]): Invocation | 'help' {
       skipUnreadable: values['skip-unreadable'] ?? false,
     };
   }
-  const url = values.url ?? process.env.DATABASE_URL;
-  if (!url) {
-    throw new UsageError('no database: pass --url postgres://… or set DATABASE_URL');
-  }
-  return { command, url, table: values.table ?? (process.env.MEMORY_PG_TABLE || undefined) };
+  const { url, table } = readStoreSettings(postgresDriver, values, process.env);
+  return { command, url, table: table ?? undefined };
 }
 
 async function run(invocation: Invocation): Promise<number> {

@@ -1,4 +1,4 @@
-import { loadOptionalModule } from './optional-peer';
+import { loadOptionalModule } from '../core/optional-peer';
 import { openTransferBackend, type TransferBackendChoice } from './transfer-backend';
 
 /** The optional packages `agent-memory mcp` loads. */

@@ -1,4 +1,4 @@
-import { DEFAULT_MEMORY_TABLE } from '../core/defaults';
+import { DEFAULT_MEMORY_TABLE } from '../postgres/postgres.defaults';
 import { memorySchemaStatus } from '../postgres/memory-schema';
 import { MemoryMigrationDataSource } from '../postgres/migrations/memory-migration.data-source';
 

@@ -4,37 +4,45 @@ import { chooseTransferBackend } from './transfer-backend';
 describe('chooseTransferBackend', () => {
   it("uses the server's defaults when nothing is set", () => {
     const server = parseMemoryConfig({});
-    expect(chooseTransferBackend({}, {})).toMatchObject({
-      backend: server.backend,
-      dir: server.memoryDir,
-      bucket: server.natsBucket,
-    });
+    const choice = chooseTransferBackend({}, {});
+    expect(choice.driver.kind).toBe(server.backend);
+    expect(choice.settings).toEqual(server.store);
   });
 
   it('chooses what the server would for the same variables, a database URL alone included', () => {
     const env = { DATABASE_URL: 'postgres://127.0.0.1/db', MEMORY_DIR: '/srv/sessions' };
     const server = parseMemoryConfig(env);
-    expect(chooseTransferBackend({}, env)).toMatchObject({
-      backend: server.backend,
-      dir: server.memoryDir,
-    });
+    const choice = chooseTransferBackend({}, env);
+    expect(choice.driver.kind).toBe(server.backend);
+    expect(choice.settings).toEqual(server.store);
     const nats = {
       MEMORY_BACKEND: 'nats',
       NATS_URL: 'nats://127.0.0.1:4222',
       MEMORY_NATS_BUCKET: 'b',
     };
-    expect(chooseTransferBackend({}, nats)).toMatchObject({
-      backend: parseMemoryConfig(nats).backend,
-      bucket: parseMemoryConfig(nats).natsBucket,
-    });
+    const natsChoice = chooseTransferBackend({}, nats);
+    expect(natsChoice.driver.kind).toBe(parseMemoryConfig(nats).backend);
+    expect(natsChoice.settings).toEqual(parseMemoryConfig(nats).store);
   });
 
   it('lets each flag override its variable', () => {
-    expect(
-      chooseTransferBackend(
-        { backend: 'postgres', url: 'postgres://h/db', table: 's.t' },
-        { MEMORY_BACKEND: 'jsonfile' },
-      ),
-    ).toMatchObject({ backend: 'postgres', url: 'postgres://h/db', table: 's.t' });
+    const choice = chooseTransferBackend(
+      { backend: 'postgres', url: 'postgres://h/db', table: 's.t' },
+      { MEMORY_BACKEND: 'jsonfile' },
+    );
+    expect(choice.driver.kind).toBe('postgres');
+    expect(choice.settings).toMatchObject({ url: 'postgres://h/db', table: 's.t' });
+  });
+
+  it('names the flag and the variable of a missing setting, and the stores there are', () => {
+    expect(() => chooseTransferBackend({ backend: 'postgres' }, {})).toThrow(
+      /^no database: pass --url postgres:\/\/\S+ or set DATABASE_URL$/,
+    );
+    expect(() => chooseTransferBackend({ backend: 'nats' }, {})).toThrow(
+      /^no NATS server: pass --nats-url nats:\/\/\S+ or set NATS_URL$/,
+    );
+    expect(() => chooseTransferBackend({ backend: 'simple' }, {})).toThrow(
+      'unknown backend "simple": jsonfile, postgres or nats (simple lives only inside a process)',
+    );
   });
 });

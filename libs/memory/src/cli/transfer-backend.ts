@@ -1,133 +1,96 @@
 import type { MemoryBackend } from '../core/backend.interface';
-import {
-  DEFAULT_MEMORY_BACKEND,
-  DEFAULT_MEMORY_DIR,
-  DEFAULT_MEMORY_TABLE,
-  DEFAULT_NATS_BUCKET,
-} from '../core/defaults';
-import { jsonFileBackend } from '../jsonfile/json-file.backend';
+import { DEFAULT_MEMORY_BACKEND } from '../core/defaults';
+import type { MemoryDriver } from '../core/memory-driver';
+import { SettingsReader } from '../core/settings-reader';
+import { BUILT_IN_DRIVERS } from '../drivers/built-in-drivers';
 import { UsageError } from './cli-usage.error';
-import { loadOptionalModule } from './optional-peer';
 
-/**
- * The packages each store that has them needs besides this one: its optional peers (and
- * `reflect-metadata`, which TypeORM's entities need loaded first).
- */
-const STORE_PEERS = { postgres: ['typeorm', 'pg', 'reflect-metadata'], nats: ['nats'] } as const;
+export { loadPostgresModule } from '../postgres/postgres.driver';
 
-/**
- * Loads a module of the PostgreSQL store (`reflect-metadata` first, as TypeORM's decorators
- * need), naming a missing driver package.
- * @throws MissingPeerError
- */
-export function loadPostgresModule<T>(load: () => Promise<T>): Promise<T> {
-  return loadOptionalModule('the postgres store', STORE_PEERS.postgres, async () => {
-    await import('reflect-metadata');
-    return load();
-  });
-}
-
-/** Which store `export` reads and `import` writes, from flags, else the server's variables. */
+/** Which store `export` reads and `import` writes: its driver and the settings it read. */
 export interface TransferBackendChoice {
-  backend: 'jsonfile' | 'postgres' | 'nats';
-  /** The JSON-file folder (always set: it has a default). */
-  dir: string;
-  url?: string;
-  table?: string;
-  natsUrl?: string;
-  bucket: string;
-}
-
-/** The flags `export` and `import` take to name the store (each has the server's variable as default). */
-export interface TransferBackendFlags {
-  backend?: string;
-  dir?: string;
-  url?: string;
-  table?: string;
-  'nats-url'?: string;
-  bucket?: string;
+  driver: MemoryDriver;
+  /** What `driver.readSettings` returned (flags over variables over defaults). */
+  settings: object;
 }
 
 /**
- * Chooses the store as the server does (`MEMORY_BACKEND`, `MEMORY_DIR`, `DATABASE_URL`,
- * `MEMORY_PG_TABLE`, `NATS_URL`, `MEMORY_NATS_BUCKET`), each overridden by its flag, with the
- * server's defaults (`DEFAULT_MEMORY_BACKEND`, `DEFAULT_MEMORY_DIR`, `DEFAULT_NATS_BUCKET`, the
- * ones `@agent-memory/memory-config` reads): with nothing set, the JSON files in `./data/sessions`.
- * @throws UsageError naming what is missing or unknown.
+ * The flags `export`, `import` and `mcp` take to name the store: `--backend`, and each store's
+ * own (`--dir`, `--url`, `--table`, `--nats-url`, `--bucket`), each overriding its variable.
+ */
+export type TransferBackendFlags = { backend?: string } & Record<string, unknown>;
+
+/**
+ * Chooses the store as the server does (`MEMORY_BACKEND`, then the chosen store's variables:
+ * `MEMORY_DIR`, `DATABASE_URL`, `MEMORY_PG_TABLE`, `NATS_URL`, `MEMORY_NATS_BUCKET`), each
+ * overridden by its flag, with the server's defaults: with nothing set, the JSON files in
+ * `./data/sessions`. Only stores that outlive a process can be chosen.
+ * @param drivers the stores to choose from (default `BUILT_IN_DRIVERS`).
+ * @throws UsageError naming what is missing, bad or unknown.
  */
 export function chooseTransferBackend(
   flags: TransferBackendFlags,
   env: Record<string, string | undefined>,
+  drivers: readonly MemoryDriver[] = BUILT_IN_DRIVERS,
 ): TransferBackendChoice {
-  const url = flags.url ?? (env.DATABASE_URL || undefined);
+  const durable = drivers.filter((driver) => driver.durable);
   const kind = flags.backend ?? (env.MEMORY_BACKEND || DEFAULT_MEMORY_BACKEND);
-  const choice = {
-    dir: flags.dir ?? (env.MEMORY_DIR || DEFAULT_MEMORY_DIR),
-    url,
-    table: flags.table ?? (env.MEMORY_PG_TABLE || undefined),
-    natsUrl: flags['nats-url'] ?? (env.NATS_URL || undefined),
-    bucket: flags.bucket ?? (env.MEMORY_NATS_BUCKET || DEFAULT_NATS_BUCKET),
-  };
-  switch (kind) {
-    case 'jsonfile':
-      break;
-    case 'postgres':
-      if (!choice.url) {
-        throw new UsageError('no database: pass --url postgres://… or set DATABASE_URL');
-      }
-      break;
-    case 'nats':
-      if (!choice.natsUrl)
-        throw new UsageError('no NATS server: pass --nats-url nats://… or set NATS_URL');
-      break;
-    default:
-      throw new UsageError(
-        `unknown backend "${kind}": jsonfile, postgres or nats (the in-process store lives only inside a process)`,
-      );
+  const driver = durable.find((candidate) => candidate.kind === kind);
+  if (!driver) {
+    const inProcess = drivers.filter((d) => !d.durable).map((d) => d.kind);
+    throw new UsageError(
+      `unknown backend "${kind}": ${orList(durable.map((d) => d.kind))}` +
+        (inProcess.length > 0 ? ` (${orList(inProcess)} lives only inside a process)` : ''),
+    );
   }
-  return { backend: kind, ...choice };
+  return { driver, settings: readStoreSettings(driver, flags, env) };
 }
 
 /**
- * Opens the chosen store; PostgreSQL and NATS (and their drivers) are loaded only when chosen.
- * @param opts.readOnly open a JSON-file folder for reading only (export): nothing is written to it.
- * @throws MissingPeerError naming the driver package to install when it is missing.
+ * The settings of `driver` from its variables in `env`, each overridden by its flag.
+ * @throws UsageError naming every setting that is missing or bad.
  */
-export async function openTransferBackend(
+export function readStoreSettings<S extends object>(
+  driver: MemoryDriver<MemoryBackend, S>,
+  flags: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): S {
+  const values = { ...env };
+  for (const setting of driver.settings) {
+    const flag = setting.flag === undefined ? undefined : flags[setting.flag];
+    if (typeof flag === 'string') values[setting.env] = flag;
+  }
+  const reader = new SettingsReader(values, [], 'flags');
+  const settings = driver.readSettings(reader);
+  if (reader.problems.length > 0) throw new UsageError(reader.problems.join('; '));
+  return settings;
+}
+
+/**
+ * Opens the chosen store; a store's optional packages are loaded only when it is chosen.
+ * @param opts.readOnly open it for reading only (export): a JSON-file folder gets no write.
+ * @throws MissingPeerError naming the package to install when it is missing.
+ */
+export function openTransferBackend(
   choice: TransferBackendChoice,
   opts: { readOnly?: boolean } = {},
 ): Promise<MemoryBackend> {
-  switch (choice.backend) {
-    case 'jsonfile':
-      return jsonFileBackend({ dir: choice.dir!, readOnly: opts.readOnly ?? false });
-    case 'postgres': {
-      const { postgresBackend } = await loadPostgresModule(
-        () => import('../postgres/postgres.backend'),
-      );
-      return postgresBackend({
-        url: choice.url!,
-        ...(choice.table ? { table: choice.table } : {}),
-      });
-    }
-    case 'nats': {
-      const { natsBackend } = await loadOptionalModule(
-        'the nats store',
-        STORE_PEERS.nats,
-        () => import('../nats/nats.backend'),
-      );
-      return natsBackend({ servers: choice.natsUrl!, bucket: choice.bucket });
-    }
-  }
+  return choice.driver.create(choice.settings, { readOnly: opts.readOnly ?? false });
 }
 
 /** The store in words, for messages: never the URL (it may hold a password). */
 export function describeTransferBackend(choice: TransferBackendChoice): string {
-  switch (choice.backend) {
-    case 'jsonfile':
-      return `the JSON-file folder "${choice.dir}"`;
-    case 'postgres':
-      return `the PostgreSQL table "${choice.table ?? DEFAULT_MEMORY_TABLE}"`;
-    case 'nats':
-      return `the NATS bucket "${choice.bucket}"`;
-  }
+  return choice.driver.describeSettings(choice.settings);
+}
+
+/** Every flag some store reads, for the command's parser. */
+export function storeFlags(drivers: readonly MemoryDriver[] = BUILT_IN_DRIVERS): string[] {
+  return [...new Set(drivers.flatMap((driver) => driver.settings.flatMap((s) => s.flag ?? [])))];
+}
+
+/** `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }

@@ -1,10 +1,8 @@
-import { readdir, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MemoryBackend } from '../core/backend.interface';
 import { CorruptSessionError } from '../core/errors';
-import { isValidSessionId } from '../core/session-id';
+import { driverOfBackend } from '../core/driver-lookup';
 import { exportSessions } from '../transfer/export-sessions';
 import { importSessions, type ImportResult } from '../transfer/import-sessions';
 import { ProgressLine } from './progress-line';
@@ -39,7 +37,6 @@ export async function runExport(
   choice: TransferBackendChoice,
   opts: ExportCommandOptions = {},
 ): Promise<number> {
-  if (choice.backend === 'jsonfile') await assertFolder(choice.dir);
   const backend = await openTransferBackend(choice, { readOnly: true });
   const progress = new ProgressLine(process.stderr);
   const unreadable: string[] = [];
@@ -61,10 +58,8 @@ export async function runExport(
       }
     }
     await pipeline(Readable.from(counted()), process.stdout, { end: false });
-    if (choice.backend === 'jsonfile') {
-      for (const [id, reason] of await unlistedSessionFiles(choice.dir, exported, backend)) {
-        report(id, reason);
-      }
+    for (const [id, reason] of await unlistedSessions(choice, exported, backend)) {
+      report(id, reason);
     }
     progress.done(`exported ${exported.size} sessions`);
   } finally {
@@ -114,34 +109,26 @@ export async function runImport(choice: TransferBackendChoice): Promise<ImportRe
   }
 }
 
-/** @throws Error naming `dir` when it does not exist or is not a folder. */
-async function assertFolder(dir: string): Promise<void> {
-  const found = await stat(dir).catch(() => null);
-  const where = `"${resolve(dir)}" (from --dir, else MEMORY_DIR, else ./data/sessions)`;
-  if (!found) throw new TransferFailedError(`the folder ${where} does not exist`);
-  if (!found.isDirectory()) throw new TransferFailedError(`${where} is not a folder`);
-}
-
 function sessionIdOfLine(line: string): string {
   return (JSON.parse(line) as { id: string }).id;
 }
 
 /**
- * Session files of `dir` the export did not write, with why they cannot be read: the listing
- * leaves out files that do not decode (a truncated file, a head whose log is gone), so they are
- * looked for here. A file written since the listing (it reads fine) is not reported.
+ * Sessions of the store the export did not write, with why they cannot be read: a store whose
+ * listing leaves out sessions that do not decode (a truncated JSON file, a head whose log is
+ * gone) names every id it holds (`storedSessionIds`), and those are looked for here. A session
+ * written since the listing (it reads fine) is not reported.
  */
-async function unlistedSessionFiles(
-  dir: string,
+async function unlistedSessions(
+  choice: TransferBackendChoice,
   exported: ReadonlySet<string>,
   backend: MemoryBackend,
 ): Promise<[string, string][]> {
-  const names = await readdir(dir);
+  const driven = driverOfBackend([choice.driver], backend);
+  const ids = driven ? await driven.driver.storedSessionIds?.(driven.store) : undefined;
   const found: [string, string][] = [];
-  for (const name of names.sort()) {
-    if (!name.endsWith('.json')) continue;
-    const id = name.slice(0, -'.json'.length);
-    if (!isValidSessionId(id) || exported.has(id)) continue;
+  for (const id of ids ?? []) {
+    if (exported.has(id)) continue;
     try {
       const store = await backend.open(id);
       await store.loadSnapshot();

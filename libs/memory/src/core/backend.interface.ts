@@ -54,8 +54,11 @@ export interface SessionPage {
   next: string | null;
 }
 
-/** Which store a {@link MemoryBackend} is. */
-export type BackendKind = 'simple' | 'jsonfile' | 'postgres' | 'nats';
+/**
+ * Which store a {@link MemoryBackend} is: `simple`, `jsonfile`, `postgres` or `nats` for the
+ * built-in ones, any name for a store of your own (its driver's `kind`).
+ */
+export type BackendKind = string;
 
 /**
  * The port between the stores and their users (the Nest module, the admin API): one object that
@@ -63,12 +66,14 @@ export type BackendKind = 'simple' | 'jsonfile' | 'postgres' | 'nats';
  * Session ids are validated before any I/O (`InvalidSessionIdError`).
  */
 export interface MemoryBackend {
-  readonly kind: BackendKind;
+  /** Which store this is (its driver's `kind`). */
+  readonly kind: string;
   open(sessionId: string): Promise<SessionStore>;
   /** Newest `updatedAt` first, keyset-paginated. */
   list(q: ListSessionsQuery): Promise<SessionPage>;
   /**
-   * Removes every session whose `resource` meta equals `q.resource`, each at once and whole (a
+   * Removes every session whose `resource` meta equals `q.resource`, with the compaction jobs
+   * the store keeps for them, each session at once and whole (a
    * save racing the erase either lands before it and is erased, or after it in a new session).
    * Idempotent: a second call returns zeros.
    * @throws InvalidQueryError (field `resource`) for an empty or unstorable value, before any I/O.

@@ -1,8 +1,9 @@
 /**
- * Every default of the library, in one place: the Nest module, compaction, the stores and the
- * health probes read them here, and the apps' configuration reads them from the package
- * (`@agent-memory/memory`) rather than repeating the numbers. Plain values only: importing this
- * loads no driver.
+ * The library's defaults that belong to no one store: the Nest module, compaction, listing and
+ * the health probes read them here, and the apps' configuration reads them from the package
+ * (`@agent-memory/memory`) rather than repeating the numbers. Each store's own defaults sit next
+ * to its driver (`<store>/<store>.defaults.ts`), exported from the package root too. Plain values
+ * only: importing this loads nothing.
  */
 
 // ── Compaction (`MemoryModule.forRoot({ compaction })`) ──
@@ -54,55 +55,13 @@ export const DEFAULT_SUMMARY_MAX_TOKENS = 2000;
 /** Sessions per page of `MemoryBackend.list`, by default. */
 export const DEFAULT_LIST_LIMIT = 50;
 
-// ── JSON-file store ──
-
-/** A session file stays one plain JSON array up to this size (bytes), by default; then it becomes a log. */
-export const DEFAULT_PLAIN_MAX_BYTES = 16 * 1024;
-
-/** Bytes a JSON-file session's files may hold, by default; a write past it is refused. */
-export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
-
-/** Parsed JSON-file sessions kept in memory, by default. */
-export const DEFAULT_CACHED_SESSIONS = 256;
-
-// ── NATS store ──
-
-/** Wait for one NATS KV request (and for `check()`), by default (ms). */
-export const DEFAULT_NATS_TIMEOUT_MS = 5000;
-
-/** How long a NATS save keeps retrying lost compare-and-swap races, by default (ms). */
-export const DEFAULT_WRITE_BUDGET_MS = 10_000;
-
-/** The NATS server's `max_payload` assumed when the connection does not report one (bytes). */
-export const DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
-
-// ── PostgreSQL store ──
-
-/** The messages table of the PostgreSQL store, by default. */
-export const DEFAULT_MEMORY_TABLE = 'conversation_memory';
-
-/** Wait for a new PostgreSQL connection, by default (ms). */
-export const DEFAULT_PG_CONNECT_TIMEOUT_MS = 5000;
-
-/** `statement_timeout` of the PostgreSQL store's connections, by default (ms). */
-export const DEFAULT_PG_STATEMENT_TIMEOUT_MS = 15_000;
-
-/** Connections of the pool `postgresBackend` opens itself, by default. */
-export const DEFAULT_PG_POOL_SIZE = 10;
-
-// ── The servers' and the command's store (`MEMORY_BACKEND`, `MEMORY_DIR`, `MEMORY_NATS_BUCKET`) ──
+// ── The servers' and the command's store (`MEMORY_BACKEND`) ──
 
 /**
  * The store the admin server, the worker and the `agent-memory` command use when `MEMORY_BACKEND`
  * (or `--backend`) is not given.
  */
 export const DEFAULT_MEMORY_BACKEND = 'jsonfile';
-
-/** The JSON-file store's folder when `MEMORY_DIR` (or `--dir`) is not given, relative to the working directory. */
-export const DEFAULT_MEMORY_DIR = './data/sessions';
-
-/** The NATS store's KV bucket when `MEMORY_NATS_BUCKET` (or `--bucket`) is not given. */
-export const DEFAULT_NATS_BUCKET = 'agent_memory';
 
 // ── Health probes ──
 

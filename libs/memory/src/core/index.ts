@@ -33,8 +33,15 @@ export * from './audit-log.interface';
 export * from './covered-log-pruning';
 export type { SummarizationOptions } from './legacy-summarization';
 export {
-  checkMemoryReadiness,
   HealthTimeoutError,
+  readinessByCheck,
   type MemoryReadiness,
   type MemoryReadinessOptions,
 } from './memory-readiness';
+export * from './memory-driver';
+export * from './wrapping-backend';
+export * from './driver-lookup';
+export * from './lease-store.interface';
+export { SettingsReader, type RequiredSetting } from './settings-reader';
+export { loadOptionalModule, MissingPeerError } from './optional-peer';
+export { InMemoryLeaseStore } from './in-memory-lease.store';

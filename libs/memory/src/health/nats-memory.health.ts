@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { MemoryBackend } from '../core/backend.interface';
 import { MEMORY_BACKEND } from '../nest/memory.injection';
-import type { NatsBackend } from '../nats/nats.backend';
-import { readinessResult } from './readiness-result';
+import { natsDriver } from '../nats/nats.driver';
+import { storeReadinessResult } from './store-readiness';
 import type { MemoryHealthOptions } from './memory.health';
 
 /**
@@ -23,15 +23,6 @@ export class NatsMemoryHealthIndicator {
     key: Key = 'memory_nats' as Key,
     opts: MemoryHealthOptions = {},
   ): Promise<HealthIndicatorResult<Key>> {
-    if (!isNatsBackend(this.backend)) {
-      return this.indicators
-        .check(key)
-        .down({ message: `the memory backend is ${this.backend.kind}, not nats` });
-    }
-    return readinessResult(this.indicators, this.backend, key, opts);
+    return storeReadinessResult(this.indicators, natsDriver, this.backend, key, opts);
   }
-}
-
-function isNatsBackend(backend: MemoryBackend): backend is NatsBackend {
-  return backend.kind === 'nats' && typeof (backend as Partial<NatsBackend>).status === 'function';
 }

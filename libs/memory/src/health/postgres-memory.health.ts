@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { MemoryBackend } from '../core/backend.interface';
 import { MEMORY_BACKEND } from '../nest/memory.injection';
-import type { PostgresBackend } from '../postgres/postgres.backend';
-import { readinessResult } from './readiness-result';
+import { postgresDriver } from '../postgres/postgres.driver';
+import { storeReadinessResult } from './store-readiness';
 import type { MemoryHealthOptions } from './memory.health';
 
 /**
@@ -26,18 +26,6 @@ export class PostgresMemoryHealthIndicator {
     key: Key = 'memory_postgres' as Key,
     opts: MemoryHealthOptions = {},
   ): Promise<HealthIndicatorResult<Key>> {
-    if (!isPostgresBackend(this.backend)) {
-      return this.indicators.check(key).down({
-        message: `the memory backend is ${this.backend.kind}, not postgres`,
-      });
-    }
-    return readinessResult(this.indicators, this.backend, key, opts);
+    return storeReadinessResult(this.indicators, postgresDriver, this.backend, key, opts);
   }
-}
-
-function isPostgresBackend(backend: MemoryBackend): backend is PostgresBackend {
-  return (
-    backend.kind === 'postgres' &&
-    typeof (backend as Partial<PostgresBackend>).schemaStatus === 'function'
-  );
 }

@@ -1,6 +1,6 @@
 import type { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import type { MemoryBackend } from '../core/backend.interface';
-import { checkMemoryReadiness } from '../core/memory-readiness';
+import { checkMemoryReadiness } from '../drivers/memory-readiness';
 import type { MemoryHealthOptions } from './memory.health';
 
 /**

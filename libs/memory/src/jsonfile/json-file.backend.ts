@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, statfs, unlink } from 'node:fs/promises';
 import { assertOptionsObject } from '../core/factory-options';
+import { DEFAULT_COMPACTION_JOB_TTL_MS } from '../core/defaults';
 import { join, resolve } from 'node:path';
 import {
   RESOURCE_META_KEY,
@@ -14,12 +15,17 @@ import { BackendUnavailableError } from '../core/errors';
 import { legacySummaryPolicy, type SummarizationOptions } from '../core/legacy-summarization';
 import { assertSessionId } from '../core/session-id';
 import { writeFileAtomic } from './atomic-write';
+import { DEFAULT_JSONFILE_MIN_FREE_MB } from './json-file.defaults';
 import { JsonFileMemory } from './json-file.store';
 import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
 import { SessionIndex } from './session-index';
 import { asFileStoreErrors, JSON_FILE_STORE } from './write-all';
+import {
+  JSON_FILE_JOBS_FOLDER,
+  JsonFileCompactionJobStore,
+} from './json-file-compaction-job.store';
 
 /** Options of `jsonFileBackend` (a folder of session files). */
 export interface JsonFileBackendOptions extends SessionFilesOptions {
@@ -46,11 +52,19 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
   readOnly?: boolean;
 }
 
-/** The default `minFreeBytes`: 16 MiB. */
-const DEFAULT_MIN_FREE_BYTES = 16 * 1024 * 1024;
+/** The JSON-file backend: the port plus the folder it keeps the sessions in. */
+export interface JsonFileBackend extends MemoryBackend {
+  readonly kind: 'jsonfile';
+  /** The sessions' folder, absolute. */
+  readonly dir: string;
+}
+
+/** The default `minFreeBytes`: {@link DEFAULT_JSONFILE_MIN_FREE_MB} MiB. */
+const DEFAULT_MIN_FREE_BYTES = DEFAULT_JSONFILE_MIN_FREE_MB * 1024 * 1024;
 
 /**
- * Sessions as files: session `id` lives in `<dir>/<id>.json` (with its log next to it once it is
+ * Sessions as files (erasing a resource removes its sessions' compaction jobs from
+ * `<dir>/.compaction-jobs` too): session `id` lives in `<dir>/<id>.json` (with its log next to it once it is
  * in log form), so a Phero file dropped there is a session. Each `open` returns a
  * {@link JsonFileMemory} over that file; all of them share one cache of parsed sessions and one
  * write queue per session.
@@ -68,7 +82,7 @@ const DEFAULT_MIN_FREE_BYTES = 16 * 1024 * 1024;
  * than `minFreeBytes` free.
  * @throws RangeError when `minFreeBytes` is not a whole number of at least 0.
  */
-export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend {
+export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBackend {
   assertOptionsObject('jsonFileBackend', options);
   if (typeof options.dir !== 'string' || options.dir === '') {
     throw new TypeError('jsonFileBackend needs a "dir" to keep the session files in');
@@ -110,6 +124,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
 
   return {
     kind: 'jsonfile',
+    dir,
     async open(sessionId) {
       assertSessionId(sessionId);
       return open(sessionId);
@@ -119,9 +134,15 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
       assertResource(q?.resource);
       refuseWrite('erase');
       const { resource } = q;
-      return eraseListedSessions(list, resource, async (id) =>
+      const erased = await eraseListedSessions(list, resource, async (id) =>
         (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
       );
+      // Their compaction jobs go too: a job's result holds the summary it wrote.
+      await new JsonFileCompactionJobStore({
+        dir: join(dir, JSON_FILE_JOBS_FOLDER),
+        ttlMs: DEFAULT_COMPACTION_JOB_TTL_MS,
+      }).deleteForSessions(erased.sessionIds);
+      return erased;
     },
     async inspect(sessionId) {
       assertSessionId(sessionId);

@@ -29,7 +29,7 @@ import {
   DEFAULT_CACHED_SESSIONS,
   DEFAULT_MAX_SESSION_BYTES,
   DEFAULT_PLAIN_MAX_BYTES,
-} from '../core/defaults';
+} from './json-file.defaults';
 
 export interface SessionFilesOptions {
   /**

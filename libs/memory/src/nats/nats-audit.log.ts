@@ -8,7 +8,7 @@ import {
   type AuditLogPage,
   type NewAuditEntry,
 } from '../core/audit-log.interface';
-import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 import { InvalidQueryError } from '../core/errors';
 import { natsRequest } from './nats-request.error';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 import type { KV, NatsConnection } from 'nats';
 import {
   heldByAnother,
@@ -6,14 +6,41 @@ import {
   type StoredCompactionJob,
 } from '../core/compaction-job-store.interface';
 import { finishedAfter } from '../core/job-finish-order';
-import { ConcurrentUpdateError } from '../core/errors';
-import { isWrongLastSequence, natsRequest } from './nats-request.error';
+import { NatsRequestError, natsRequest } from './nats-request.error';
+import { readJsonRecord, swapJsonRecord } from './kv-json-record';
+
+/** The jobs' KV bucket next to the sessions' bucket `bucket`. */
+export function natsJobsBucket(bucket: string): string {
+  return `${bucket}_jobs`;
+}
 
 /**
- * Compare-and-swap rounds `putIfNewer` (and `claim`) makes before it gives up: a round is lost only to another
- * write of the same id in between, and a session's last compaction is written once a job.
+ * Deletes the compaction jobs of `sessionIds` from the jobs bucket of the sessions' bucket
+ * `bucket`, when that bucket exists (it is not created for this).
+ * @returns how many it deleted.
  */
-const PUT_IF_NEWER_ATTEMPTS = 10;
+export async function deleteNatsSessionJobs(
+  connection: NatsConnection,
+  bucket: string,
+  sessionIds: readonly string[],
+  timeoutMs = DEFAULT_NATS_TIMEOUT_MS,
+): Promise<number> {
+  if (sessionIds.length === 0) return 0;
+  const jobs = natsJobsBucket(bucket);
+  const jsm = await natsRequest('open JetStream', null, () =>
+    connection.jetstreamManager({ timeout: timeoutMs, checkAPI: false }),
+  );
+  const exists = await jsm.streams.info(`KV_${jobs}`).then(
+    () => true,
+    (error: unknown) => {
+      if (/stream not found/i.test(String(error))) return false;
+      throw new NatsRequestError(`open bucket "${jobs}"`, null, error as Error);
+    },
+  );
+  if (!exists) return 0;
+  const store = await natsCompactionJobStore({ connection, bucket: jobs, ttlMs: 0, timeoutMs });
+  return store.deleteForSessions(sessionIds);
+}
 
 /** Options of {@link natsCompactionJobStore}. */
 export interface NatsCompactionJobStoreOptions {
@@ -42,14 +69,17 @@ export async function natsCompactionJobStore(
       // Leader reads, as for sessions: a lagging replica would answer an older job state.
       .views.kv(options.bucket, { history: 1, ttl: options.ttlMs, timeout, allow_direct: false }),
   );
-  const read = async (jobId: string) => {
-    const entry = await natsRequest('read a compaction job', null, () => kv.get(jobId));
-    const job =
-      entry && entry.operation === 'PUT' && entry.value.length > 0
-        ? (JSON.parse(entry.string()) as StoredCompactionJob)
-        : null;
-    return { job, revision: entry?.revision ?? 0 };
-  };
+  const read = async (jobId: string) =>
+    (await readJsonRecord<StoredCompactionJob>(kv, jobId, 'a compaction job')).value;
+  /** Stores `job` unless `refuse` says no to the job stored under its id (compare-and-swap). */
+  const swapUnless = (
+    job: StoredCompactionJob,
+    refuse: (stored: StoredCompactionJob | null) => boolean,
+  ) =>
+    swapJsonRecord(kv, job.id, job, refuse, {
+      what: 'a compaction job',
+      session: job.sessionId,
+    });
   return {
     async put(job) {
       await natsRequest('store a compaction job', job.sessionId, () =>
@@ -63,9 +93,7 @@ export async function natsCompactionJobStore(
     claim(job, now) {
       return swapUnless(job, (stored) => heldByAnother(stored, job, now));
     },
-    async get(jobId) {
-      return (await read(jobId)).job;
-    },
+    get: read,
     // KV has no index by session: every job is read (the bucket's max age keeps it small).
     async deleteForSessions(sessionIds) {
       if (sessionIds.length === 0) return 0;
@@ -76,7 +104,7 @@ export async function natsCompactionJobStore(
       });
       let deleted = 0;
       for (const key of keys) {
-        const { job } = await read(key);
+        const job = await read(key);
         if (!job || !gone.has(job.sessionId)) continue;
         await natsRequest('delete a compaction job', job.sessionId, () => kv.purge(key));
         deleted++;
@@ -84,25 +112,4 @@ export async function natsCompactionJobStore(
       return deleted;
     },
   };
-
-  /** Stores `job` at the revision read unless `refuse` says no; a write in between means a re-read. */
-  async function swapUnless(
-    job: StoredCompactionJob,
-    refuse: (stored: StoredCompactionJob | null) => boolean,
-  ): Promise<boolean> {
-    const value = JSON.stringify(job);
-    for (let attempt = 0; attempt < PUT_IF_NEWER_ATTEMPTS; attempt++) {
-      const { job: stored, revision } = await read(job.id);
-      if (refuse(stored)) return false;
-      try {
-        await natsRequest('store a compaction job', job.sessionId, () =>
-          revision === 0 ? kv.create(job.id, value) : kv.update(job.id, value, revision),
-        );
-        return true;
-      } catch (error) {
-        if (!isWrongLastSequence(error)) throw error;
-      }
-    }
-    throw new ConcurrentUpdateError(job.sessionId, PUT_IF_NEWER_ATTEMPTS);
-  }
 }

@@ -24,7 +24,7 @@ import {
   writeSizeBytes,
 } from './nats-size-limit';
 import { WriteQueue, type PendingChange } from './nats-write.queue';
-import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/defaults';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from './nats.defaults';
 
 /** Full-jitter backoff between retries: up to `BASE * 2^(retry-1)`, at most `CAP`. */
 const BACKOFF_BASE_MS = 4;

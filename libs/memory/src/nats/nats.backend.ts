@@ -17,10 +17,11 @@ import { NatsRequestError, natsRequest } from './nats-request.error';
 import { bucketMaxValueSize } from './nats-size-limit';
 import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
-import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+import { deleteNatsSessionJobs } from './nats-compaction-job.store';
+import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
-export { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+export { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
 /** How many session values `list` reads at once. */
 
 interface NatsBackendCommonOptions {
@@ -189,11 +190,14 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     async erase(q) {
       assertResource(q?.resource);
       const { resource } = q;
-      return eraseListedSessions(
+      const erased = await eraseListedSessions(
         (page) => listNatsSessions(listSource, page),
         resource,
         async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
       );
+      // Their compaction jobs go too (a job's result holds the summary it wrote).
+      await deleteNatsSessionJobs(nc, options.bucket, erased.sessionIds, timeoutMs);
+      return erased;
     },
     async inspect(sessionId) {
       return NatsMemory.inspect(kv, sessionId);

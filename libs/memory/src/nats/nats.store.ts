@@ -14,9 +14,9 @@ import type { StoredSessionCheck } from '../core/session-delete';
 import { keySidecarOf, loadedSession, sessionInfoOf } from './nats-session-value';
 import type { KnownSession, NatsSessionWriter, SessionWriterOptions } from './nats-session.writer';
 import { withSessionWriter } from './nats-session-writers';
-import { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
+import { DEFAULT_WRITE_BUDGET_MS } from './nats.defaults';
 
-export { DEFAULT_WRITE_BUDGET_MS } from '../core/defaults';
+export { DEFAULT_WRITE_BUDGET_MS } from './nats.defaults';
 
 /** Options of `NatsMemory` (one session in a KV bucket). */
 export interface NatsMemoryOptions extends SummarizationStoreOptions {

@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opente
 import type { MemoryBackend } from '../core/backend.interface';
 import { MemoryError } from '../core/errors';
 import type { SessionStore } from '../core/memory.interface';
+import type { WrappingBackend } from '../core/wrapping-backend';
 import type { MemoryObserver } from './memory-observer.interface';
 
 /** The tracer name the spans are created under. */
@@ -27,17 +28,19 @@ const BACKEND_WIDE = new Set(['list', 'check', 'close']);
  * and runs inside an OpenTelemetry span `memory.<operation>` (attributes `memory.backend`,
  * `memory.operation`, `memory.session_id`, `memory.error_code`; status ERROR on failure). The
  * stores themselves are unchanged: results, errors and `this` are theirs. Message contents are
- * never reported.
+ * never reported. `unwrap()` returns `backend`.
  */
 export function instrumentBackend(
   backend: MemoryBackend,
   options: InstrumentBackendOptions = {},
-): MemoryBackend {
+): WrappingBackend {
   const tracer = options.tracer ?? trace.getTracer(MEMORY_TRACER_NAME);
   const observe = (operation: string, sessionId: string | null, call: () => unknown) =>
     instrumentCall(tracer, options.observer, backend.kind, operation, sessionId, call);
-  return new Proxy(backend, {
+  const unwrap = () => backend;
+  return new Proxy(backend as WrappingBackend, {
     get(target, property, receiver) {
+      if (property === 'unwrap') return unwrap;
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof property !== 'string' || typeof value !== 'function') return value;
       if (property === 'open') {

@@ -40,3 +40,11 @@ export {
 export { CreateAuditLog1765100000000 } from './migrations/create-audit-log.migration';
 export { CreateSaveProcedure1764970000000 } from './migrations/create-save-procedure.migration';
 export { AddResourceIndex1765200000000 } from './migrations/add-resource-index.migration';
+export { PostgresLeaseStore, leasesTable } from './postgres-lease.store';
+export { CreateLeases1765500000000 } from './migrations/create-leases.migration';
+export {
+  postgresDriver,
+  loadPostgresModule,
+  POSTGRES_PEERS,
+  type PostgresSettings,
+} from './postgres.driver';

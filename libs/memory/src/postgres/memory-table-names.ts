@@ -1,11 +1,11 @@
-import { DEFAULT_MEMORY_TABLE } from '../core/defaults';
+import { DEFAULT_MEMORY_TABLE } from './postgres.defaults';
 /** One plain SQL identifier: a letter or `_`, then up to 62 letters, digits or `_`. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Postgres truncates identifiers beyond 63 bytes; the longest suffix we append must still fit. */
 const MAX_IDENTIFIER_LENGTH = 63;
 const LONGEST_SUFFIX = '_migrations';
 
-export { DEFAULT_MEMORY_TABLE } from '../core/defaults';
+export { DEFAULT_MEMORY_TABLE } from './postgres.defaults';
 
 /** The tables and index one `table` option stands for, as quoted, schema-qualified SQL names. */
 export interface MemoryTableNames {

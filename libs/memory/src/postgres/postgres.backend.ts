@@ -27,13 +27,17 @@ import {
   assertWholeNumberOption,
 } from '../core/factory-options';
 import { PostgresMemory, type PostgresMemoryOptions } from './postgres.store';
+import { compactionJobsTable } from './postgres-compaction-job.store';
 import {
   DEFAULT_PG_CONNECT_TIMEOUT_MS,
   DEFAULT_PG_POOL_SIZE,
   DEFAULT_PG_STATEMENT_TIMEOUT_MS,
-} from '../core/defaults';
+} from './postgres.defaults';
 
-export { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS } from '../core/defaults';
+export {
+  DEFAULT_PG_CONNECT_TIMEOUT_MS,
+  DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+} from './postgres.defaults';
 
 /** What every store of the backend is opened with (documented on {@link PostgresMemoryOptions}). */
 type PostgresBackendCommonOptions = Pick<
@@ -169,7 +173,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
      * One transaction: finds the resource's sessions, takes their session locks (the ones saves
      * take, so a save in flight finishes first and a later one waits, then starts a new session),
      * and deletes their messages, snapshots and rows (metadata and idempotency keys) in one
-     * statement that checks the resource again.
+     * statement that checks the resource again, then their compaction jobs (`<table>_jobs`).
      */
     async erase(q: EraseQuery): Promise<EraseResult> {
       assertResource(q?.resource);
@@ -185,6 +189,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
           const [row] = (await tx.query(sql.erase, [ids, resource])) as [
             { ids: string[]; messages: string },
           ];
+          await tx.query(sql.eraseJobs, [row.ids]);
           return {
             sessions: row.ids.length,
             messages: Number(row.messages),
@@ -286,6 +291,7 @@ function statements(names: MemoryTableNames) {
     lockSessions: `SELECT count(pg_advisory_xact_lock(${sessionLockKeySql(names, 'id')}))
       FROM (SELECT id FROM unnest($1::text[]) AS id ORDER BY id) AS ids`,
     // Checked again under the locks: a session whose resource changed meanwhile is left alone.
+    eraseJobs: `DELETE FROM ${compactionJobsTable(names)} WHERE job->>'sessionId' = ANY($1::text[])`,
     erase: `WITH target AS (
         SELECT session_id FROM ${sessions}
         WHERE session_id = ANY($1::text[]) AND meta->>'${RESOURCE_META_KEY}' = $2

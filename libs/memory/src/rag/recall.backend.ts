@@ -7,6 +7,7 @@ import {
 } from '../core/backend.interface';
 import type { CallOptions, SessionStore } from '../core/memory.interface';
 import type { Message } from '../core/message';
+import type { WrappingBackend } from '../core/wrapping-backend';
 import {
   RecallEngine,
   type RecallResult,
@@ -17,8 +18,8 @@ import { RecallIndexer } from './recall.indexer';
 import type { RecallOptions } from './recall-options.interface';
 import { resolveRecallOptions } from './recall-options.validation';
 
-/** A backend with semantic recall (what {@link withRecall} returns). */
-export interface RecallBackend extends MemoryBackend {
+/** A backend with semantic recall (what {@link withRecall} returns); `unwrap()` is the backend without it. */
+export interface RecallBackend extends WrappingBackend {
   /** What recall would add to `retrieve(query)` for the session (for the admin API). */
   recall(sessionId: string, query: string, opts?: CallOptions): Promise<RecallResult>;
   /**
@@ -126,6 +127,8 @@ export function withRecall(backend: MemoryBackend, options: RecallOptions): Reca
             engine.search(query, scope, opts);
         case 'recallIndexer':
           return indexer;
+        case 'unwrap':
+          return () => target;
         default: {
           const value: unknown = Reflect.get(target, property, receiver);
           return typeof value === 'function'

@@ -4,9 +4,10 @@ import type { CompactionJobStore } from '../core/compaction-job-store.interface'
 import { canPruneCovered } from '../core/covered-log-pruning';
 import { DEFAULT_COMPACTION_JOB_LEASE_MS } from '../core/defaults';
 import type { CallOptions } from '../core/memory.interface';
-import { InMemoryCompactionJobStore } from '../compaction/in-memory-compaction-job.store';
 import type { SessionChangedError } from '../core/errors';
-import { assertLeaseStore, RetentionLease } from './retention-lease';
+import { InMemoryLeaseStore } from '../core/in-memory-lease.store';
+import type { LeaseStore } from '../core/lease-store.interface';
+import { compactionJobLeases, RetentionLease } from './retention-lease';
 import {
   RETENTION_KEEP,
   RETENTION_META_KEY,
@@ -26,8 +27,14 @@ export const DEFAULT_RETENTION_BATCH_SIZE = 100;
 export interface RetentionSweeperOptions {
   policy: RetentionPolicy;
   /**
-   * Where the lease that keeps one sweep at a time lives: the compaction job store shared by the
-   * replicas (PostgreSQL, NATS or JSON-file one). Default a store in this process (one replica).
+   * Where the lease that keeps one sweep at a time lives: the lease store the replicas share, next
+   * to the sessions (the store's driver's `leaseStore(backend)`: a PostgreSQL table, a NATS
+   * bucket, a folder of JSON files). Default a store in this process (one replica).
+   */
+  leases?: LeaseStore;
+  /**
+   * @deprecated pass `leases`. A compaction job store to keep the lease in as a job record; used
+   * only when `leases` is not given.
    */
   jobs?: CompactionJobStore;
   /** A sweep that stops renewing its lease for this long loses it (ms). Default 30000. */
@@ -63,12 +70,12 @@ export interface RetentionSweepResult {
  * `retention = "keep"` is never touched; under `keep-summary`, a session without a snapshot is
  * left alone (there is no summary to keep) and one already reduced is not counted again.
  *
- * A sweep that changes something holds a lease in the shared compaction job store, so at most one
+ * A sweep that changes something holds a lease in the shared lease store, so at most one
  * replica sweeps at a time; a sweep that finds the lease taken returns `ran: false`.
  */
 export class RetentionSweeper {
   readonly policy: ResolvedRetentionPolicy;
-  private readonly jobs: CompactionJobStore;
+  private readonly leases: LeaseStore;
   private readonly leaseMs: number;
   private readonly batchSize: number;
   private readonly now: () => number;
@@ -86,15 +93,16 @@ export class RetentionSweeper {
         `retention batchSize must be a whole number from 1 to 500, got ${this.batchSize}`,
       );
     }
-    this.jobs = options.jobs ?? new InMemoryCompactionJobStore(this.now);
-    assertLeaseStore(this.jobs);
+    this.leases =
+      options.leases ??
+      (options.jobs ? compactionJobLeases(options.jobs, this.now) : new InMemoryLeaseStore());
     this.leaseMs = options.leaseMs ?? DEFAULT_COMPACTION_JOB_LEASE_MS;
   }
 
   /**
    * Runs one sweep over every session. A sweep that changes something takes the lease under an
    * owner of its own, so two sweeps at once in one process exclude each other as two replicas do.
-   * @throws the backend's or job store's error; what was expired before it stays expired.
+   * @throws the backend's or lease store's error; what was expired before it stays expired.
    */
   async sweep(opts: RetentionSweepOptions = {}): Promise<RetentionSweepResult> {
     const dryRun = opts.dryRun ?? false;
@@ -103,7 +111,7 @@ export class RetentionSweeper {
       await this.walk(result.expired, null, opts);
       return result;
     }
-    const lease = new RetentionLease(this.jobs, this.leaseMs, this.now);
+    const lease = new RetentionLease(this.leases, this.leaseMs, this.now);
     if (!(await lease.acquire())) return { ...result, ran: false };
     try {
       await this.walk(result.expired, lease, opts);

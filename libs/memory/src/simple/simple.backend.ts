@@ -18,8 +18,15 @@ export interface SimpleBackendOptions {
   now?: () => Date;
 }
 
+/** The in-process backend. */
+export interface SimpleBackend extends MemoryBackend {
+  readonly kind: 'simple';
+  /** Messages kept per session. */
+  readonly capacity: number;
+}
+
 /** In-process sessions, one {@link SimpleMemory} each; gone when the process ends. */
-export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
+export function simpleBackend(options: SimpleBackendOptions): SimpleBackend {
   assertOptionsObject('simpleBackend', options);
   if (options.capacity === undefined) {
     throw new TypeError('simpleBackend needs "capacity": how many messages each session keeps');
@@ -35,6 +42,7 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
 
   return {
     kind: 'simple',
+    capacity: options.capacity,
     async open(sessionId) {
       assertSessionId(sessionId);
       let store = sessions.get(sessionId);
