@@ -1,5 +1,9 @@
 import { Inject } from '@nestjs/common';
-import { getCompactionServiceToken, getMemoryBackendToken, getMemoryToken } from './memory.injection';
+import {
+  getCompactionServiceToken,
+  getMemoryBackendToken,
+  getMemoryToken,
+} from './memory.injection';
 
 /**
  * Injects the {@link MemoryService} of the memory instance `name` (the default instance without
