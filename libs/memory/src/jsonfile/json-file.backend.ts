@@ -49,6 +49,13 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
 /** The default `minFreeBytes`: 16 MiB. */
 const DEFAULT_MIN_FREE_BYTES = 16 * 1024 * 1024;
 
+/** The JSON-file backend: the port plus the folder it keeps its files in. */
+export interface JsonFileBackend extends MemoryBackend {
+  readonly kind: 'jsonfile';
+  /** The absolute folder of the session files (LangGraph threads are under `.langgraph/` in it). */
+  readonly dir: string;
+}
+
 /**
  * Sessions as files: session `id` lives in `<dir>/<id>.json` (with its log next to it once it is
  * in log form), so a Phero file dropped there is a session. Each `open` returns a
@@ -68,7 +75,7 @@ const DEFAULT_MIN_FREE_BYTES = 16 * 1024 * 1024;
  * than `minFreeBytes` free.
  * @throws RangeError when `minFreeBytes` is not a whole number of at least 0.
  */
-export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend {
+export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBackend {
   assertOptionsObject('jsonFileBackend', options);
   if (typeof options.dir !== 'string' || options.dir === '') {
     throw new TypeError('jsonFileBackend needs a "dir" to keep the session files in');
@@ -110,6 +117,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): MemoryBackend 
 
   return {
     kind: 'jsonfile',
+    dir,
     async open(sessionId) {
       assertSessionId(sessionId);
       return open(sessionId);

@@ -40,3 +40,4 @@ export {
 export { CreateAuditLog1765100000000 } from './migrations/create-audit-log.migration';
 export { CreateSaveProcedure1764970000000 } from './migrations/create-save-procedure.migration';
 export { AddResourceIndex1765200000000 } from './migrations/add-resource-index.migration';
+export { CreateCheckpointTables1765500000000 } from './migrations/create-checkpoint-tables.migration';

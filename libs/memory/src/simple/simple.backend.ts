@@ -6,6 +6,8 @@ import { assertSessionId } from '../core/session-id';
 import { assertResource, paginateSessions } from '../core/session-list';
 import { legacySummaryPolicy } from '../core/legacy-summarization';
 import { SimpleMemory, type SimpleMemoryOptions } from './simple.store';
+import type { CheckpointStorage } from '../core/checkpoint-storage.interface';
+import { InMemoryCheckpointStorage } from './in-memory-checkpoint.storage';
 
 /** Options of `simpleBackend`. */
 export interface SimpleBackendOptions {
@@ -18,8 +20,15 @@ export interface SimpleBackendOptions {
   now?: () => Date;
 }
 
+/** The in-process backend: the port plus where its LangGraph checkpoints are kept. */
+export interface SimpleBackend extends MemoryBackend {
+  readonly kind: 'simple';
+  /** The LangGraph checkpoints of its threads (`@agent-memory/memory/langgraph`), in this process. */
+  readonly checkpointStorage: CheckpointStorage;
+}
+
 /** In-process sessions, one {@link SimpleMemory} each; gone when the process ends. */
-export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
+export function simpleBackend(options: SimpleBackendOptions): SimpleBackend {
   assertOptionsObject('simpleBackend', options);
   if (options.capacity === undefined) {
     throw new TypeError('simpleBackend needs "capacity": how many messages each session keeps');
@@ -35,6 +44,7 @@ export function simpleBackend(options: SimpleBackendOptions): MemoryBackend {
 
   return {
     kind: 'simple',
+    checkpointStorage: new InMemoryCheckpointStorage(),
     async open(sessionId) {
       assertSessionId(sessionId);
       let store = sessions.get(sessionId);

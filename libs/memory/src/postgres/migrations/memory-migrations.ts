@@ -9,6 +9,7 @@ import { MoveIdempotencyKeys1765400000000 } from './move-idempotency-keys.migrat
 import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migration';
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
+import { CreateCheckpointTables1765500000000 } from './create-checkpoint-tables.migration';
 
 /** A migration class TypeORM can instantiate (its `migrations` option takes classes, not instances). */
 export type MemoryMigrationClass = new () => MigrationInterface;
@@ -70,6 +71,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends CreateCheckpointTables1765500000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -84,6 +90,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   AddResourceIndex1765200000000.migrationName,
   MirrorSnapshotUpTo1765300000000.migrationName,
   MoveIdempotencyKeys1765400000000.migrationName,
+  CreateCheckpointTables1765500000000.migrationName,
 ];
 
 /**

@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { isBaseMessage, type BaseMessage } from '@langchain/core/messages';
+import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import type {
+  CheckpointStorage,
+  MessageRange,
+  SerializedValue,
+  ThreadMessageRecord,
+} from '../core/checkpoint-storage.interface';
+import { ConcurrentUpdateError } from '../core/errors';
+
+/** The serializer type of a `messages` blob that refers to the thread's message log. */
+export const MESSAGE_LOG_REF_TYPE = 'agent-memory/message-log-ref';
+
+/** What a checkpoint stores for its root `messages` channel: where its messages are in the log. */
+export interface MessageLogRef {
+  /** Positions of the channel's messages in the thread's log, in the channel's order. */
+  ranges: MessageRange[];
+  /** How many messages the channel holds. */
+  count: number;
+  /** The chain of the channel's messages (see {@link chainOf}); `''` when empty. */
+  chain: string;
+}
+
+/** What {@link ThreadMessageLog.store} did. */
+export interface StoredMessages {
+  ref: MessageLogRef;
+  /** The messages new to the thread (after its parent checkpoint's), for the session. */
+  added: BaseMessage[];
+}
+
+/** The checkpoint a new one was made from. */
+export interface ParentCheckpoint {
+  checkpointId: string;
+  /** Its root `messages` reference; null when its channel is not in the log. */
+  loadRef(): Promise<MessageLogRef | null>;
+}
+
+/** Attempts at appending when other writers keep moving the log's end. */
+const MAX_APPEND_ATTEMPTS = 20;
+
+/** Whether a channel value is a list of LangChain messages (what is kept in the message log). */
+export function isMessageList(value: unknown): value is BaseMessage[] {
+  return Array.isArray(value) && value.every((item) => isBaseMessage(item));
+}
+
+/**
+ * The message log of each thread: every message of the root `messages` channel stored once, in
+ * the order it first appeared, with checkpoints referring to ranges of it. A checkpoint that only
+ * appends to its parent's messages (what a graph does step by step) stores the new ones and a
+ * reference; after a fork, a removal or an edit, the messages after the first difference from
+ * the log are stored again.
+ */
+export class ThreadMessageLog {
+  /** The reference of the checkpoint each thread last stored here, to skip a read on the next. */
+  private readonly last = new Map<string, { checkpointId: string; ref: MessageLogRef }>();
+
+  constructor(
+    private readonly storage: CheckpointStorage,
+    private readonly serde: SerializerProtocol,
+  ) {}
+
+  /**
+   * Stores the messages of a checkpoint's root `messages` channel that the log does not hold.
+   * @param parent the parent checkpoint, with a loader of its channel's reference (read only when
+   *   this log did not store that checkpoint itself).
+   */
+  async store(
+    threadId: string,
+    checkpointId: string,
+    messages: readonly BaseMessage[],
+    parent: ParentCheckpoint | null,
+  ): Promise<StoredMessages> {
+    const values = await Promise.all(
+      messages.map(async (message) => toValue(await this.serde.dumpsTyped(message))),
+    );
+    const chains = chainsOf('', values);
+    const cached = this.last.get(threadId);
+    const parentRef = !parent
+      ? null
+      : cached?.checkpointId === parent.checkpointId
+        ? cached.ref
+        : await parent.loadRef();
+    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+      const plan = await this.plan(threadId, values, chains, parentRef);
+      const head = await this.storage.messageLogHead(threadId);
+      const fresh = values.slice(plan.shared);
+      const records = chainsOf(head.chain, fresh).map((chain, index): ThreadMessageRecord => ({
+        position: head.count + 1 + index,
+        chain,
+        value: fresh[index]!,
+      }));
+      if (
+        records.length > 0 &&
+        !(await this.storage.appendMessages(threadId, head.count, records))
+      ) {
+        continue;
+      }
+      const ranges = [...plan.ranges];
+      if (records.length > 0) appendRange(ranges, [head.count + 1, head.count + records.length]);
+      const ref: MessageLogRef = { ranges, count: values.length, chain: chains.at(-1) ?? '' };
+      this.last.set(threadId, { checkpointId, ref });
+      const added = plan.known
+        ? messages.slice(plan.shared).filter((message) => !plan.known!.has(message.id ?? ''))
+        : messages.slice(plan.shared);
+      return { ref, added };
+    }
+    throw new ConcurrentUpdateError(threadId, MAX_APPEND_ATTEMPTS);
+  }
+
+  /** The messages a reference points to, deserialized. */
+  async read(threadId: string, ref: MessageLogRef): Promise<BaseMessage[]> {
+    const values = await this.storage.readMessages(threadId, ref.ranges);
+    return Promise.all(values.map((value) => this.serde.loadsTyped(value.type, value.data)));
+  }
+
+  /** Forgets what it remembered of a thread (after the thread is deleted or pruned). */
+  forget(threadId: string): void {
+    this.last.delete(threadId);
+  }
+
+  /**
+   * How many of `values` the log already holds and where: the parent's messages when `values`
+   * extend them, else the longest prefix shared with the log itself. `known` is set when the
+   * messages do not extend the parent's: the ids the parent had, so that messages stored again
+   * are not taken as new.
+   */
+  private async plan(
+    threadId: string,
+    values: readonly SerializedValue[],
+    chains: readonly string[],
+    parent: MessageLogRef | null,
+  ): Promise<{ shared: number; ranges: MessageRange[]; known: Set<string> | null }> {
+    if (parent && (parent.count === 0 || chains[parent.count - 1] === parent.chain)) {
+      return { shared: parent.count, ranges: [...parent.ranges], known: null };
+    }
+    const logChains = await this.storage.messageLogChains(threadId);
+    let shared = 0;
+    while (shared < chains.length && logChains[shared] === chains[shared]) shared++;
+    const known = new Set(
+      parent ? (await this.read(threadId, parent)).map((message) => message.id ?? '') : [],
+    );
+    known.delete('');
+    return { shared, ranges: shared > 0 ? [[1, shared]] : [], known };
+  }
+}
+
+/** Encodes a reference as a blob value. */
+export function encodeRef(ref: MessageLogRef): SerializedValue {
+  return { type: MESSAGE_LOG_REF_TYPE, data: new TextEncoder().encode(JSON.stringify(ref)) };
+}
+
+/** Decodes what {@link encodeRef} wrote. */
+export function decodeRef(value: SerializedValue): MessageLogRef {
+  return JSON.parse(new TextDecoder().decode(value.data)) as MessageLogRef;
+}
+
+function toValue([type, data]: [string, Uint8Array]): SerializedValue {
+  return { type, data };
+}
+
+/**
+ * The chain of each value after `start`: a digest of the value and every one before it, so two
+ * lists share a prefix up to a position exactly when their chains are equal there.
+ */
+function chainsOf(start: string, values: readonly SerializedValue[]): string[] {
+  let chain = start;
+  return values.map((value) => {
+    chain = createHash('sha256')
+      .update(chain)
+      .update('\u0000')
+      .update(value.type)
+      .update('\u0000')
+      .update(value.data)
+      .digest('base64url')
+      .slice(0, 24);
+    return chain;
+  });
+}
+
+/** Adds `range` to `ranges`, merged with the last one when they touch. */
+function appendRange(ranges: MessageRange[], range: MessageRange): void {
+  const last = ranges.at(-1);
+  if (last && last[1] + 1 === range[0]) ranges[ranges.length - 1] = [last[0], range[1]];
+  else ranges.push(range);
+}
