@@ -17,6 +17,7 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
+import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { MemoryBackend } from '../core/backend.interface';
 import type {
@@ -63,6 +64,8 @@ const MESSAGES_CHANNEL = 'messages';
 /** The serializer type of a channel in `newVersions` with no value (it was emptied). */
 const EMPTY_TYPE = 'empty';
 const ROOT_NAMESPACE = '';
+/** Digits of a version's counter (see `getNextVersion`). */
+const VERSION_DIGITS = 16;
 
 /**
  * A LangGraph checkpointer over any {@link MemoryBackend}: checkpoints, channel values and
@@ -245,6 +248,20 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
       this.messages.forget(threadId);
       await this.storage.pruneThread(threadId, strategy === 'keep_latest');
     }
+  }
+
+  /**
+   * Versions that stay unique across forks: a value is stored once per channel version, and two
+   * branches from one checkpoint would otherwise both write their next value as the same version.
+   * The counter, zero-padded, keeps them in order as strings; a random part tells branches apart.
+   * They are strings at run time (LangGraph compares them as such), typed as numbers so the saver
+   * fits where LangGraph's graphs expect a `BaseCheckpointSaver`.
+   */
+  override getNextVersion(current: number | undefined): number {
+    const counter =
+      current === undefined ? 0 : Number.parseInt(String(current).split('.')[0]!, 10) || 0;
+    const version = `${String(counter + 1).padStart(VERSION_DIGITS, '0')}.${randomBytes(8).toString('hex')}`;
+    return version as unknown as number;
   }
 
   private parentOf(threadId: string, parentId: string): ParentCheckpoint {
