@@ -176,24 +176,24 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
         return { channel, version: String(version), value: serialized };
       }),
     );
-    await this.storage.putCheckpoint(
-      {
-        threadId,
-        namespace,
-        checkpointId: checkpoint.id,
-        parentId,
-        checkpoint: await this.dump(stored),
-        metadata: await this.dump(metadata),
-        channelVersions: Object.entries(checkpoint.channel_versions).map(([c, v]) => [
-          c,
-          String(v),
-        ]),
-      },
-      blobs,
-    );
-    if (this.options.mirrorSessions !== false) {
-      await mirrorToSession(this.backend, threadId, checkpoint.id, added);
-    }
+    const record = {
+      threadId,
+      namespace,
+      checkpointId: checkpoint.id,
+      parentId,
+      checkpoint: await this.dump(stored),
+      metadata: await this.dump(metadata),
+      channelVersions: Object.entries(checkpoint.channel_versions).map(
+        ([c, v]) => [c, String(v)] as const,
+      ),
+    };
+    // The session's save does not wait for the checkpoint's: both only add what is new.
+    await Promise.all([
+      this.storage.putCheckpoint(record, blobs),
+      this.options.mirrorSessions !== false
+        ? mirrorToSession(this.backend, threadId, checkpoint.id, added)
+        : undefined,
+    ]);
     return {
       configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id },
     };

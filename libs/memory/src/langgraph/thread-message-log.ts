@@ -3,6 +3,7 @@ import { isBaseMessage, type BaseMessage } from '@langchain/core/messages';
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type {
   CheckpointStorage,
+  MessageLogHead,
   MessageRange,
   SerializedValue,
   ThreadMessageRecord,
@@ -54,6 +55,8 @@ export function isMessageList(value: unknown): value is BaseMessage[] {
 export class ThreadMessageLog {
   /** The reference of the checkpoint each thread last stored here, to skip a read on the next. */
   private readonly last = new Map<string, { checkpointId: string; ref: MessageLogRef }>();
+  /** The end of each thread's log as this saver last saw it: tried first, read again if stale. */
+  private readonly heads = new Map<string, MessageLogHead>();
 
   constructor(
     private readonly storage: CheckpointStorage,
@@ -83,7 +86,9 @@ export class ThreadMessageLog {
         : await parent.loadRef();
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       const plan = await this.plan(threadId, values, chains, parentRef);
-      const head = await this.storage.messageLogHead(threadId);
+      const head =
+        (attempt === 0 && this.heads.get(threadId)) ||
+        (await this.storage.messageLogHead(threadId));
       const fresh = values.slice(plan.shared);
       const records = chainsOf(head.chain, fresh).map((chain, index): ThreadMessageRecord => ({
         position: head.count + 1 + index,
@@ -117,6 +122,7 @@ export class ThreadMessageLog {
   /** Forgets what it remembered of a thread (after the thread is deleted or pruned). */
   forget(threadId: string): void {
     this.last.delete(threadId);
+    this.heads.delete(threadId);
   }
 
   /**
