@@ -14,6 +14,7 @@ import { uuid6 } from '@langchain/langgraph-checkpoint';
 import { Client } from 'pg';
 import { MemoryCheckpointSaver } from '../libs/memory/src/langgraph';
 import { postgresBackend } from '../libs/memory/src/postgres';
+import { seededRandom } from '../test/support/seeded-random';
 import { benchSize } from './bench-size';
 import { measureInterleaved, ratio, type BenchResult, type BenchSuite } from './harness';
 
@@ -25,9 +26,19 @@ const TURN_COUNTS = [benchSize(10, 2), benchSize(100, 4), benchSize(1000, 8)];
 /** Per-step target: MemoryCheckpointSaver's mean within this factor of PostgresSaver's. */
 const TARGET = 1.2;
 
-/** One message of a conversation, as long as a short chat turn. */
+const WORDS = (
+  'the a of to and in is it you that he was for on are with as his they be at one have this ' +
+  'from or had by hot word but what some we can out other were all there when up use your how ' +
+  'said an each she which do their time if will way about many then them write would like so'
+).split(' ');
+
+/**
+ * One message of a conversation, as long as a short chat turn (about 150 characters of seeded
+ * random words: text that compresses as prose does, not as a repeated sentence would).
+ */
 function message(n: number): BaseMessage {
-  const text = `turn ${n}: ${'a short sentence of a chat, about this long. '.repeat(3)}`;
+  const next = seededRandom(n + 1);
+  const text = Array.from({ length: 30 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ');
   return n % 2 === 0
     ? new HumanMessage({ content: text, id: `m-${n}` })
     : new AIMessage({ content: text, id: `m-${n}` });

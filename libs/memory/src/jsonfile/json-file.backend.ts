@@ -19,6 +19,8 @@ import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
 import { SessionIndex } from './session-index';
+import { removingThreads } from '../core/thread-cleanup';
+import { JsonFileCheckpointStorage } from './json-file-checkpoint.storage';
 import { asFileStoreErrors, JSON_FILE_STORE } from './write-all';
 
 /** Options of `jsonFileBackend` (a folder of session files). */
@@ -115,43 +117,47 @@ export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBacken
     );
   };
 
-  return {
-    kind: 'jsonfile',
-    dir,
-    async open(sessionId) {
-      assertSessionId(sessionId);
-      return open(sessionId);
-    },
-    list,
-    async erase(q) {
-      assertResource(q?.resource);
-      refuseWrite('erase');
-      const { resource } = q;
-      return eraseListedSessions(list, resource, async (id) =>
-        (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
-      );
-    },
-    async inspect(sessionId) {
-      assertSessionId(sessionId);
-      return asFileStoreErrors('inspect', sessionId, () =>
-        inspectSessionFile(sessionId, pathOf(sessionId)),
-      );
-    },
-    async delete(sessionId, opts) {
-      assertSessionId(sessionId);
-      refuseWrite('delete');
-      if (opts?.ifUnchanged) {
-        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
-          (await open(sessionId)).eraseIf(check),
+  let checkpoints: JsonFileCheckpointStorage | null = null;
+  return removingThreads<JsonFileBackend>(
+    {
+      kind: 'jsonfile',
+      dir,
+      async open(sessionId) {
+        assertSessionId(sessionId);
+        return open(sessionId);
+      },
+      list,
+      async erase(q) {
+        assertResource(q?.resource);
+        refuseWrite('erase');
+        const { resource } = q;
+        return eraseListedSessions(list, resource, async (id) =>
+          (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
         );
-      }
-      await (await open(sessionId)).clear();
+      },
+      async inspect(sessionId) {
+        assertSessionId(sessionId);
+        return asFileStoreErrors('inspect', sessionId, () =>
+          inspectSessionFile(sessionId, pathOf(sessionId)),
+        );
+      },
+      async delete(sessionId, opts) {
+        assertSessionId(sessionId);
+        refuseWrite('delete');
+        if (opts?.ifUnchanged) {
+          return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+            (await open(sessionId)).eraseIf(check),
+          );
+        }
+        await (await open(sessionId)).clear();
+      },
+      async check() {
+        await checkWritable(dir, minFreeBytes);
+      },
+      async close() {},
     },
-    async check() {
-      await checkWritable(dir, minFreeBytes);
-    },
-    async close() {},
-  };
+    () => (checkpoints ??= new JsonFileCheckpointStorage(dir)),
+  );
 }
 
 /**

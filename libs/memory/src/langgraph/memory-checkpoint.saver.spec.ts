@@ -140,6 +140,20 @@ describe('MemoryCheckpointSaver: a thread is a session', () => {
     expect(await logCount(backend, 'gone')).toBe(0);
   });
 
+  it('erase by resource and a conditional delete (what retention does) remove threads too', async () => {
+    const backend = simpleBackend({ capacity: 1000 });
+    const saver = await MemoryCheckpointSaver.open(backend);
+    const graph = testAgentGraph(saver);
+    await graph.invoke({ messages: [new HumanMessage('hi')] }, config('ada-1'));
+    await graph.invoke({ messages: [new HumanMessage('hi')] }, config('bob-1'));
+    await (await backend.open('ada-1')).setMeta('resource', 'user-ada');
+    expect((await backend.erase({ resource: 'user-ada' })).sessionIds).toEqual(['ada-1']);
+    expect(await saver.getTuple(config('ada-1'))).toBeUndefined();
+    expect(await logCount(backend, 'ada-1')).toBe(0);
+    await backend.delete('bob-1', { ifUnchanged: (await backend.inspect('bob-1'))! });
+    expect(await saver.getTuple(config('bob-1'))).toBeUndefined();
+  });
+
   it('prune keeps the newest checkpoint with what it needs, or deletes them all', async () => {
     const backend = simpleBackend({ capacity: 1000 });
     const saver = await MemoryCheckpointSaver.open(backend);

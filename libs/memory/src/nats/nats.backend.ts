@@ -18,6 +18,8 @@ import { bucketMaxValueSize } from './nats-size-limit';
 import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
 import { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
+import { removingThreads } from '../core/thread-cleanup';
+import { NatsCheckpointStorage } from './nats-checkpoint.storage';
 
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
 export { DEFAULT_NATS_TIMEOUT_MS } from '../core/defaults';
@@ -174,47 +176,51 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     };
   }
 
-  return {
-    kind: 'nats',
-    bucket: options.bucket,
-    connection: nc,
-    kv,
-    async open(sessionId) {
-      assertSessionId(sessionId);
-      return open(sessionId);
-    },
-    async list(q) {
-      return listNatsSessions(listSource, q);
-    },
-    async erase(q) {
-      assertResource(q?.resource);
-      const { resource } = q;
-      return eraseListedSessions(
-        (page) => listNatsSessions(listSource, page),
-        resource,
-        async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
-      );
-    },
-    async inspect(sessionId) {
-      return NatsMemory.inspect(kv, sessionId);
-    },
-    async delete(sessionId, opts) {
-      assertSessionId(sessionId);
-      if (opts?.ifUnchanged) {
-        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
-          (await open(sessionId)).eraseIf(check),
+  const checkpoints = new NatsCheckpointStorage(kv, nc.info?.max_payload);
+  return removingThreads<NatsBackend>(
+    {
+      kind: 'nats',
+      bucket: options.bucket,
+      connection: nc,
+      kv,
+      async open(sessionId) {
+        assertSessionId(sessionId);
+        return open(sessionId);
+      },
+      async list(q) {
+        return listNatsSessions(listSource, q);
+      },
+      async erase(q) {
+        assertResource(q?.resource);
+        const { resource } = q;
+        return eraseListedSessions(
+          (page) => listNatsSessions(listSource, page),
+          resource,
+          async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
         );
-      }
-      await (await open(sessionId)).clear();
+      },
+      async inspect(sessionId) {
+        return NatsMemory.inspect(kv, sessionId);
+      },
+      async delete(sessionId, opts) {
+        assertSessionId(sessionId);
+        if (opts?.ifUnchanged) {
+          return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+            (await open(sessionId)).eraseIf(check),
+          );
+        }
+        await (await open(sessionId)).clear();
+      },
+      status,
+      async check() {
+        await status();
+      },
+      async close() {
+        if (owned && !nc.isClosed()) await nc.drain();
+      },
     },
-    status,
-    async check() {
-      await status();
-    },
-    async close() {
-      if (owned && !nc.isClosed()) await nc.drain();
-    },
-  };
+    () => checkpoints,
+  );
 }
 
 /** Runs `fn`, failing with a `NatsRequestError` after `timeoutMs`. */

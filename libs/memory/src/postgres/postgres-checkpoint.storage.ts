@@ -15,6 +15,8 @@ import { preparedQuery } from './postgres-prepared';
 
 /** SQLSTATE of a unique violation: another writer took the message positions first. */
 const UNIQUE_VIOLATION = '23505';
+/** SQLSTATE of a missing table: the checkpoint tables' migration has not run. */
+const UNDEFINED_TABLE = '42P01';
 
 interface CheckpointRow {
   thread_id: string;
@@ -164,12 +166,17 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     );
   }
 
+  /** Without the checkpoint tables (their migration not run yet) there is nothing to delete. */
   async deleteThread(threadId: string) {
-    await pgRequest('delete a thread', threadId, () =>
-      this.dataSource.transaction(async (tx) => {
-        for (const text of this.sql.deleteThread) await tx.query(text, [threadId]);
-      }),
-    );
+    try {
+      await pgRequest('delete a thread', threadId, () =>
+        this.dataSource.transaction(async (tx) => {
+          for (const text of this.sql.deleteThread) await tx.query(text, [threadId]);
+        }),
+      );
+    } catch (error) {
+      if (codeOf(error) !== UNDEFINED_TABLE) throw error;
+    }
   }
 
   private query(operation: string, threadId: string | null, text: string, values: unknown[]) {
