@@ -29,30 +29,40 @@ export interface CheckpointThreadJson {
     checkpoints: Array<{
       id: string;
       parentId: string | null;
-      checkpoint: string[];
-      metadata: string[];
+      checkpoint: SerializedValueJson;
+      metadata: SerializedValueJson;
       channelVersions: Array<[string, string]>;
     }>;
-    blobs: Array<{ channel: string; version: string; value: string[] }>;
+    blobs: Array<{ channel: string; version: string; value: SerializedValueJson }>;
     writes: Array<{
       checkpointId: string;
       taskId: string;
       taskPath: string;
       idx: number;
       channel: string;
-      value: string[];
+      value: SerializedValueJson;
     }>;
   }>;
-  messages: Array<{ chain: string; value: string[] }>;
+  messages: Array<{ chain: string; value: SerializedValueJson }>;
 }
 
 const blobKey = (channel: string, version: string) => `${channel}\u0000${version}`;
 const writeKey = (taskId: string, idx: number) => `${taskId}\u0000${idx}`;
-const encode = (value: SerializedValue) => [value.type, Buffer.from(value.data).toString('base64')];
-const decode = ([type, data]: string[]): SerializedValue => ({
-  type: type!,
-  data: new Uint8Array(Buffer.from(data!, 'base64')),
-});
+/** A serialized value as JSON: `[type, base64 of its bytes]`. */
+export type SerializedValueJson = [type: string, base64: string];
+
+/** A serialized value as JSON (for a file or a key's value). */
+export function encodeSerializedValue(value: SerializedValue): SerializedValueJson {
+  return [value.type, Buffer.from(value.data).toString('base64')];
+}
+
+/** Reads back what {@link encodeSerializedValue} wrote. */
+export function decodeSerializedValue([type, data]: SerializedValueJson): SerializedValue {
+  return { type, data: new Uint8Array(Buffer.from(data, 'base64')) };
+}
+
+const encode = encodeSerializedValue;
+const decode = decodeSerializedValue;
 
 /**
  * Everything the checkpoint saver keeps of one thread, in memory: what the in-process store holds

@@ -8,9 +8,13 @@ import type {
   MessageLogHead,
   MessageRange,
   PendingWriteRecord,
-  SerializedValue,
   ThreadMessageRecord,
 } from '../core/checkpoint-storage.interface';
+import {
+  decodeSerializedValue,
+  encodeSerializedValue,
+  type SerializedValueJson,
+} from '../core/checkpoint-thread';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../core/defaults';
 import { isWrongLastSequence, natsRequest } from './nats-request.error';
 
@@ -19,7 +23,7 @@ const HEADER_ROOM_BYTES = 1024;
 /** The last token of a key holding part of a value too large for one. */
 const PART_TOKEN = 'part';
 
-type Encoded = [type: string, base64: string];
+type Encoded = SerializedValueJson;
 interface CheckpointValue {
   parentId: string | null;
   checkpoint: Encoded;
@@ -30,14 +34,8 @@ interface CheckpointValue {
 /** A string as one key token: `x` and its UTF-8 as base64url (the empty string is `x`). */
 const token = (text: string) => `x${Buffer.from(text, 'utf8').toString('base64url')}`;
 const untoken = (text: string) => Buffer.from(text.slice(1), 'base64url').toString('utf8');
-const encode = (value: SerializedValue): Encoded => [
-  value.type,
-  Buffer.from(value.data).toString('base64'),
-];
-const decode = ([type, data]: Encoded): SerializedValue => ({
-  type,
-  data: new Uint8Array(Buffer.from(data, 'base64')),
-});
+const encode = encodeSerializedValue;
+const decode = decodeSerializedValue;
 
 /**
  * The LangGraph checkpoints of a NATS backend, as keys of its session bucket under `_lg.` (no
