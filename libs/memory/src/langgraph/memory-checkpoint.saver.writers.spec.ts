@@ -1,7 +1,8 @@
 /**
- * Two writers on one thread, on each store: two savers (each on its own backend over the same
- * storage) take turns on a thread, each with a stale idea of where the thread's message log ends
- * (what it appended last). The order is forced by awaiting each call; no timing is involved.
+ * On each store: two writers on one thread, where two savers (each on its own backend over the
+ * same storage) take turns on a thread, each with a stale idea of where the thread's message log
+ * ends (what it appended last), the order forced by awaiting each call; and `prune`, which must
+ * leave what the kept checkpoint needs.
  */
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -86,6 +87,36 @@ describe.each(STORES)('two writers on one thread, on %s', (_, openPair) => {
     } finally {
       await a.close();
       if (b !== a) await b.close();
+    }
+  });
+
+  it('prune keeps the newest checkpoint of the thread with what it needs, then deletes them', async () => {
+    const [backend, other] = await openPair();
+    try {
+      const config = { configurable: { thread_id: 'pruned' } };
+      const saver = await MemoryCheckpointSaver.open(backend);
+      const graph = testAgentGraph(saver);
+      await graph.invoke({ messages: [new HumanMessage('one')] }, config);
+      await graph.invoke({ messages: [new HumanMessage('two')] }, config);
+      const before = await saver.getTuple(config);
+      await saver.prune(['pruned']);
+      const kept = [];
+      for await (const tuple of saver.list(config)) kept.push(tuple);
+      expect(kept.map((t) => t.config.configurable?.checkpoint_id)).toEqual([
+        before!.config.configurable?.checkpoint_id,
+      ]);
+      const fresh = await MemoryCheckpointSaver.open(backend);
+      expect((await fresh.getTuple(config))!.checkpoint).toEqual(before!.checkpoint);
+      await graph.invoke({ messages: [new HumanMessage('three')] }, config);
+      expect(
+        texts((await fresh.getTuple(config))!.checkpoint.channel_values.messages as BaseMessage[]),
+      ).toHaveLength(12);
+      await saver.prune(['pruned'], { strategy: 'delete' });
+      expect(await fresh.getTuple(config)).toBeUndefined();
+      expect(await backend.inspect('pruned')).not.toBeNull();
+    } finally {
+      await backend.close();
+      if (other !== backend) await other.close();
     }
   });
 });
