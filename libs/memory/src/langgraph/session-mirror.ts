@@ -1,6 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { Message } from '../core/message';
+import { SessionTooLargeError } from '../core/errors';
 import { isValidSessionId } from '../core/session-id';
 import { fromBaseMessages } from '../langchain/base-message.converter';
 
@@ -9,7 +10,9 @@ import { fromBaseMessages } from '../langchain/base-message.converter';
  * (the `/langchain` converters): what `retrieve()`, the dashboard, recall and export read. A
  * thread id that is not a valid session id has no session; a message type our model has no role
  * for (a `FunctionMessage`, a `ChatMessage` with a custom role) is left out of it. The save is
- * keyed by the checkpoint, so a `put` retried after a failure does not append twice.
+ * keyed by the checkpoint, so a `put` retried after a failure does not append twice. Messages
+ * the session's store cannot take (NATS keeps a session in one value of at most the server's
+ * `max_payload`) are left out of the session: the checkpoints, which do not depend on it, go on.
  */
 export async function mirrorToSession(
   backend: MemoryBackend,
@@ -27,7 +30,11 @@ export async function mirrorToSession(
   });
   if (messages.length === 0) return;
   const session = await backend.open(threadId);
-  await session.save(messages, { idempotencyKey: `langgraph-${checkpointId}` });
+  try {
+    await session.save(messages, { idempotencyKey: `langgraph-${checkpointId}` });
+  } catch (error) {
+    if (!(error instanceof SessionTooLargeError)) throw error;
+  }
 }
 
 /** Removes the session of a thread, if it has one. */
