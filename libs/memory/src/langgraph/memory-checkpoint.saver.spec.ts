@@ -37,6 +37,9 @@ describe('MemoryCheckpointSaver: a thread is a session', () => {
     }
     const state = await stateOf(saver, 'chat-1');
     expect(state).toHaveLength(12);
+    // What the dashboard lists and opens: the thread as a session.
+    const listed = (await backend.list({})).items.find((item) => item.id === 'chat-1');
+    expect(listed).toMatchObject({ messages: 12, stored: 12 });
     const session = await (await backend.open('chat-1')).retrieve();
     expect(session).toEqual(fromBaseMessages(state));
     const back = toBaseMessages(session);
