@@ -169,11 +169,7 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
   /** Without the checkpoint tables (their migration not run yet) there is nothing to delete. */
   async deleteThread(threadId: string) {
     try {
-      await pgRequest('delete a thread', threadId, () =>
-        this.dataSource.transaction(async (tx) => {
-          for (const text of this.sql.deleteThread) await tx.query(text, [threadId]);
-        }),
-      );
+      await this.query('delete a thread', threadId, this.sql.deleteThread, [threadId]);
     } catch (error) {
       if (codeOf(error) !== UNDEFINED_TABLE) throw error;
     }
@@ -233,9 +229,7 @@ function statements(t: CheckpointTables) {
         FROM ${t.writes} w WHERE w.thread_id = c.thread_id AND w.ns = c.ns
           AND w.checkpoint_id = c.checkpoint_id) AS writes
     FROM ${t.checkpoints} c`;
-  const deleteThread = [t.checkpoints, t.blobs, t.writes, t.messages].map(
-    (table) => `DELETE FROM ${table} WHERE thread_id = $1`,
-  );
+  const deleteFrom = (table: string) => `DELETE FROM ${table} WHERE thread_id = $1`;
   const newest = (alias: string) =>
     `(SELECT max(n.checkpoint_id) FROM ${t.checkpoints} n WHERE n.thread_id = ${alias}.thread_id AND n.ns = ${alias}.ns)`;
   return {
@@ -284,7 +278,9 @@ function statements(t: CheckpointTables) {
           AND v->>0 = b.channel AND v->>1 = b.version)`,
       `DELETE FROM ${t.checkpoints} c WHERE c.thread_id = $1 AND c.checkpoint_id <> ${newest('c')}`,
     ],
-    pruneAll: deleteThread.slice(0, 3),
-    deleteThread,
+    pruneAll: [t.checkpoints, t.blobs, t.writes].map(deleteFrom),
+    // One statement, so one round trip for every session a backend deletes.
+    deleteThread: `WITH c AS (${deleteFrom(t.checkpoints)}), b AS (${deleteFrom(t.blobs)}),
+      w AS (${deleteFrom(t.writes)}) ${deleteFrom(t.messages)}`,
   };
 }
