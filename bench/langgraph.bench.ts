@@ -19,8 +19,10 @@ import { benchSize } from './bench-size';
 import { measureInterleaved, ratio, type BenchResult, type BenchSuite } from './harness';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** Messages a thread has before the timed steps. */
-const START_MESSAGES = benchSize(50, 4);
+/** Messages a thread has before the timed steps: a short conversation, and a longer one. */
+const SHORT_START_MESSAGES = 4;
+const SHORT_STEPS = benchSize(100, 3);
+const START_MESSAGES = benchSize(50, 8);
 const STEPS = benchSize(300, 3);
 const TURN_COUNTS = [benchSize(10, 2), benchSize(100, 4), benchSize(1000, 8)];
 /** Per-step target: MemoryCheckpointSaver's mean within this factor of PostgresSaver's. */
@@ -140,21 +142,25 @@ export const suite: BenchSuite = {
     try {
       const subjects = await openSubjects(`${tag}_steps`);
       try {
-        const threads = subjects.map((s) => new Thread(s.saver, 'steps'));
-        for (const thread of threads) await thread.turn(START_MESSAGES, false);
-        results.push(
-          ...(await measureInterleaved(
-            `put + getTuple, a ${START_MESSAGES}-message thread growing by 1`,
+        for (const [start, steps] of [
+          [SHORT_START_MESSAGES, SHORT_STEPS],
+          [START_MESSAGES, STEPS],
+        ] as const) {
+          const threads = subjects.map((s) => new Thread(s.saver, `steps-${start}`));
+          for (const thread of threads) await thread.turn(start, false);
+          const [ours, theirs] = await measureInterleaved(
+            `put + getTuple, a ${start}-message thread growing by 1`,
             subjects.map((s, n) => ({ subject: s.name, run: () => threads[n]!.turn(1) })),
-            STEPS,
-          )),
-        );
-        const [ours, theirs] = results;
-        const factor = ours!.meanMs / theirs!.meanMs;
-        notes.push(
-          `Per step, MemoryCheckpointSaver / PostgresSaver: ${ratio(ours!.meanMs, theirs!.meanMs)} mean, ` +
-            `${ratio(ours!.p50Ms!, theirs!.p50Ms!)} p50 (target ≤ ${TARGET}× mean: ${factor <= TARGET ? 'met' : 'not met'}).`,
-        );
+            steps,
+          );
+          results.push(ours!, theirs!);
+          const factor = ours!.meanMs / theirs!.meanMs;
+          notes.push(
+            `Per step from ${start} messages, MemoryCheckpointSaver / PostgresSaver: ` +
+              `${ratio(ours!.meanMs, theirs!.meanMs)} mean, ${ratio(ours!.p50Ms!, theirs!.p50Ms!)} p50 ` +
+              `(target ≤ ${TARGET}× mean: ${factor <= TARGET ? 'met' : 'not met'}).`,
+          );
+        }
       } finally {
         for (const s of subjects) await s.close();
         await dropSchemas(client, subjects);

@@ -99,6 +99,13 @@ export interface MessageLogHead {
   chain: string;
 }
 
+/** Messages a checkpoint adds to its thread's log, where the writer saw the log end. */
+export interface MessageAppend {
+  /** How many messages the log held when the writer read it; the new ones follow. */
+  expectedCount: number;
+  records: readonly ThreadMessageRecord[];
+}
+
 /** An inclusive range of message positions. */
 export type MessageRange = readonly [first: number, last: number];
 
@@ -108,11 +115,18 @@ export type MessageRange = readonly [first: number, last: number];
  */
 export interface CheckpointStorage {
   /**
-   * Stores a checkpoint with the channel values that changed in it. Blobs already stored (same
-   * thread, namespace, channel and version) are left as they are; a checkpoint stored again with
-   * the same id replaces the first.
+   * Stores a checkpoint with the channel values that changed in it and the messages it adds to
+   * the thread's message log, all or nothing. Blobs already stored (same thread, namespace,
+   * channel and version) are left as they are; a checkpoint stored again with the same id
+   * replaces the first. The messages are appended only if the log still holds exactly
+   * `messages.expectedCount`; otherwise nothing at all is stored.
+   * @returns false when the log had moved (nothing was stored), else true.
    */
-  putCheckpoint(record: CheckpointRecord, blobs: readonly ChannelBlob[]): Promise<void>;
+  putCheckpoint(
+    record: CheckpointRecord,
+    blobs: readonly ChannelBlob[],
+    messages?: MessageAppend,
+  ): Promise<boolean>;
   /** The checkpoint, or the namespace's newest without `checkpointId`; null when there is none. */
   getCheckpoint(
     threadId: string,
@@ -130,16 +144,6 @@ export interface CheckpointStorage {
   messageLogHead(threadId: string): Promise<MessageLogHead>;
   /** The chain of every message of the log, by position (index 0 is position 1). */
   messageLogChains(threadId: string): Promise<string[]>;
-  /**
-   * Appends messages (their positions follow `expectedCount`) if the log still holds exactly
-   * `expectedCount` messages; otherwise appends nothing.
-   * @returns whether they were appended.
-   */
-  appendMessages(
-    threadId: string,
-    expectedCount: number,
-    messages: readonly ThreadMessageRecord[],
-  ): Promise<boolean>;
   /** The messages at the positions of `ranges`, in their order. */
   readMessages(threadId: string, ranges: readonly MessageRange[]): Promise<SerializedValue[]>;
   /** Ids of every thread with a checkpoint or a message. */

@@ -3,6 +3,7 @@ import type {
   CheckpointListQuery,
   CheckpointRecord,
   LoadedCheckpoint,
+  MessageAppend,
   MessageLogHead,
   MessageRange,
   PendingWriteRecord,
@@ -81,7 +82,15 @@ export class CheckpointThread {
     return this.namespaces.size === 0 && this.messages.length === 0;
   }
 
-  putCheckpoint(record: CheckpointRecord, blobs: readonly ChannelBlob[]): void {
+  putCheckpoint(
+    record: CheckpointRecord,
+    blobs: readonly ChannelBlob[],
+    messages?: MessageAppend,
+  ): boolean {
+    if (messages && messages.records.length > 0) {
+      if (this.messages.length !== messages.expectedCount) return false;
+      this.messages.push(...messages.records);
+    }
     const ns = this.namespace(record.namespace, true);
     const { threadId: _t, namespace: _n, checkpointId, ...stored } = record;
     ns.checkpoints.set(checkpointId, stored);
@@ -89,6 +98,7 @@ export class CheckpointThread {
       const key = blobKey(blob.channel, blob.version);
       if (!ns.blobs.has(key)) ns.blobs.set(key, blob);
     }
+    return true;
   }
 
   getCheckpoint(namespace: string, checkpointId?: string): LoadedCheckpoint | null {
@@ -131,12 +141,6 @@ export class CheckpointThread {
 
   messageLogChains(): string[] {
     return this.messages.map((message) => message.chain);
-  }
-
-  appendMessages(expectedCount: number, messages: readonly ThreadMessageRecord[]): boolean {
-    if (this.messages.length !== expectedCount) return false;
-    this.messages.push(...messages);
-    return true;
   }
 
   readMessages(ranges: readonly MessageRange[]): SerializedValue[] {

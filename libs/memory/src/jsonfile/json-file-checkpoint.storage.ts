@@ -34,8 +34,10 @@ export class JsonFileCheckpointStorage implements CheckpointStorage {
     this.folder = join(dir, JSON_FILE_CHECKPOINT_FOLDER);
   }
 
-  async putCheckpoint(...[record, blobs]: Parameters<CheckpointStorage['putCheckpoint']>) {
-    await this.change(record.threadId, (thread) => thread.putCheckpoint(record, blobs));
+  async putCheckpoint(
+    ...[record, blobs, messages]: Parameters<CheckpointStorage['putCheckpoint']>
+  ) {
+    return this.change(record.threadId, (thread) => thread.putCheckpoint(record, blobs, messages));
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string) {
@@ -65,12 +67,6 @@ export class JsonFileCheckpointStorage implements CheckpointStorage {
 
   async messageLogChains(threadId: string) {
     return (await this.read(threadId))?.messageLogChains() ?? [];
-  }
-
-  async appendMessages(
-    ...[threadId, expected, messages]: Parameters<CheckpointStorage['appendMessages']>
-  ) {
-    return this.change(threadId, (thread) => thread.appendMessages(expected, messages));
   }
 
   async readMessages(...[threadId, ranges]: Parameters<CheckpointStorage['readMessages']>) {

@@ -36,7 +36,9 @@ import {
   encodeRef,
   isMessageList,
   type ParentCheckpoint,
+  type PreparedMessages,
 } from './thread-message-log';
+import { ConcurrentUpdateError } from '../core/errors';
 
 /** Options of {@link MemoryCheckpointSaver.open}. */
 export interface MemoryCheckpointSaverOptions {
@@ -64,6 +66,8 @@ const MESSAGES_CHANNEL = 'messages';
 /** The serializer type of a channel in `newVersions` with no value (it was emptied). */
 const EMPTY_TYPE = 'empty';
 const ROOT_NAMESPACE = '';
+/** Attempts at storing a checkpoint while other writers keep appending to its thread's log. */
+const MAX_PUT_ATTEMPTS = 20;
 /** Digits of a version's counter (see `getNextVersion`). */
 const VERSION_DIGITS = 16;
 
@@ -153,28 +157,23 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
     const stored = copyCheckpoint(checkpoint);
     const values = stored.channel_values as Record<string, unknown>;
     stored.channel_values = {};
-    let added: Parameters<typeof mirrorToSession>[3] = [];
+    const messages =
+      namespace === ROOT_NAMESPACE &&
+      MESSAGES_CHANNEL in newVersions &&
+      isMessageList(values[MESSAGES_CHANNEL])
+        ? values[MESSAGES_CHANNEL]
+        : null;
     const blobs = await Promise.all(
-      Object.entries(newVersions).map(async ([channel, version]): Promise<ChannelBlob> => {
-        const value = values[channel];
-        let serialized: SerializedValue;
-        if (!(channel in values)) serialized = { type: EMPTY_TYPE, data: new Uint8Array() };
-        else if (
-          namespace === ROOT_NAMESPACE &&
-          channel === MESSAGES_CHANNEL &&
-          isMessageList(value)
-        ) {
-          const result = await this.messages.store(
-            threadId,
-            checkpoint.id,
-            value,
-            parentId ? this.parentOf(threadId, parentId) : null,
-          );
-          added = result.added;
-          serialized = encodeRef(result.ref);
-        } else serialized = await this.dump(value);
-        return { channel, version: String(version), value: serialized };
-      }),
+      Object.entries(newVersions)
+        .filter(([channel]) => !(messages && channel === MESSAGES_CHANNEL))
+        .map(async ([channel, version]): Promise<ChannelBlob> => ({
+          channel,
+          version: String(version),
+          value:
+            channel in values
+              ? await this.dump(values[channel])
+              : { type: EMPTY_TYPE, data: new Uint8Array() },
+        })),
     );
     const record = {
       threadId,
@@ -187,13 +186,35 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
         ([c, v]) => [c, String(v)] as const,
       ),
     };
-    // The session's save does not wait for the checkpoint's: both only add what is new.
-    await Promise.all([
-      this.storage.putCheckpoint(record, blobs),
-      this.options.mirrorSessions !== false
-        ? mirrorToSession(this.backend, threadId, checkpoint.id, added)
-        : undefined,
-    ]);
+    if (!messages) {
+      await this.storage.putCheckpoint(record, blobs);
+    } else {
+      const parent = parentId ? this.parentOf(threadId, parentId) : null;
+      let prepared = await this.messages.prepare(threadId, messages, parent);
+      const messagesBlob = (p: PreparedMessages): ChannelBlob => ({
+        channel: MESSAGES_CHANNEL,
+        version: String(newVersions[MESSAGES_CHANNEL]),
+        value: encodeRef(p.ref),
+      });
+      // The session's save does not wait for the checkpoint's: both only add what is new.
+      const mirrored =
+        this.options.mirrorSessions !== false
+          ? mirrorToSession(this.backend, threadId, checkpoint.id, prepared.added)
+          : undefined;
+      for (let attempt = 1; ; attempt++) {
+        const ok = await this.storage.putCheckpoint(
+          record,
+          [...blobs, messagesBlob(prepared)],
+          prepared.append,
+        );
+        this.messages.settle(threadId, checkpoint.id, prepared, ok);
+        if (ok) break;
+        // Another writer appended to the thread's log first: build on where it ends now.
+        if (attempt >= MAX_PUT_ATTEMPTS) throw new ConcurrentUpdateError(threadId, attempt);
+        prepared = await this.messages.prepare(threadId, messages, parent, true);
+      }
+      await mirrored;
+    }
     return {
       configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id },
     };

@@ -3,12 +3,12 @@ import { isBaseMessage, type BaseMessage } from '@langchain/core/messages';
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type {
   CheckpointStorage,
+  MessageAppend,
   MessageLogHead,
   MessageRange,
   SerializedValue,
   ThreadMessageRecord,
 } from '../core/checkpoint-storage.interface';
-import { ConcurrentUpdateError } from '../core/errors';
 
 /** The serializer type of a `messages` blob that refers to the thread's message log. */
 export const MESSAGE_LOG_REF_TYPE = 'agent-memory/message-log-ref';
@@ -23,11 +23,13 @@ export interface MessageLogRef {
   chain: string;
 }
 
-/** What {@link ThreadMessageLog.store} did. */
-export interface StoredMessages {
+/** What {@link ThreadMessageLog.prepare} found for a checkpoint's messages. */
+export interface PreparedMessages {
   ref: MessageLogRef;
   /** The messages new to the thread (after its parent checkpoint's), for the session. */
   added: BaseMessage[];
+  /** The messages to append to the log with the checkpoint. */
+  append: MessageAppend;
 }
 
 /** The checkpoint a new one was made from. */
@@ -36,9 +38,6 @@ export interface ParentCheckpoint {
   /** Its root `messages` reference; null when its channel is not in the log. */
   loadRef(): Promise<MessageLogRef | null>;
 }
-
-/** Attempts at appending when other writers keep moving the log's end. */
-const MAX_APPEND_ATTEMPTS = 20;
 
 /** Whether a channel value is a list of LangChain messages (what is kept in the message log). */
 export function isMessageList(value: unknown): value is BaseMessage[] {
@@ -64,16 +63,19 @@ export class ThreadMessageLog {
   ) {}
 
   /**
-   * Stores the messages of a checkpoint's root `messages` channel that the log does not hold.
+   * What a checkpoint's root `messages` channel needs: the messages the log does not hold yet
+   * (to append with the checkpoint, after the log's end as this saver last saw it) and the
+   * reference to store. Settle it with {@link settle} once the checkpoint is stored or refused.
    * @param parent the parent checkpoint, with a loader of its channel's reference (read only when
    *   this log did not store that checkpoint itself).
+   * @param reread read the log's end from the storage (after a refused append).
    */
-  async store(
+  async prepare(
     threadId: string,
-    checkpointId: string,
     messages: readonly BaseMessage[],
     parent: ParentCheckpoint | null,
-  ): Promise<StoredMessages> {
+    reread = false,
+  ): Promise<PreparedMessages> {
     const values = await Promise.all(
       messages.map(async (message) => toValue(await this.serde.dumpsTyped(message))),
     );
@@ -84,33 +86,46 @@ export class ThreadMessageLog {
       : cached?.checkpointId === parent.checkpointId
         ? cached.ref
         : await parent.loadRef();
-    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
-      const plan = await this.plan(threadId, values, chains, parentRef);
-      const head =
-        (attempt === 0 && this.heads.get(threadId)) ||
-        (await this.storage.messageLogHead(threadId));
-      const fresh = values.slice(plan.shared);
-      const records = chainsOf(head.chain, fresh).map((chain, index): ThreadMessageRecord => ({
-        position: head.count + 1 + index,
-        chain,
-        value: fresh[index]!,
-      }));
-      if (
-        records.length > 0 &&
-        !(await this.storage.appendMessages(threadId, head.count, records))
-      ) {
-        continue;
-      }
-      const ranges = [...plan.ranges];
-      if (records.length > 0) appendRange(ranges, [head.count + 1, head.count + records.length]);
-      const ref: MessageLogRef = { ranges, count: values.length, chain: chains.at(-1) ?? '' };
-      this.last.set(threadId, { checkpointId, ref });
-      const added = plan.known
-        ? messages.slice(plan.shared).filter((message) => !plan.known!.has(message.id ?? ''))
-        : messages.slice(plan.shared);
-      return { ref, added };
+    const plan = await this.plan(threadId, values, chains, parentRef);
+    const head =
+      (!reread && this.heads.get(threadId)) || (await this.storage.messageLogHead(threadId));
+    const fresh = values.slice(plan.shared);
+    const records = chainsOf(head.chain, fresh).map((chain, index): ThreadMessageRecord => ({
+      position: head.count + 1 + index,
+      chain,
+      value: fresh[index]!,
+    }));
+    const ranges = [...plan.ranges];
+    if (records.length > 0) appendRange(ranges, [head.count + 1, head.count + records.length]);
+    const added = plan.known
+      ? messages.slice(plan.shared).filter((message) => !plan.known!.has(message.id ?? ''))
+      : messages.slice(plan.shared);
+    return {
+      ref: { ranges, count: values.length, chain: chains.at(-1) ?? '' },
+      added,
+      append: { expectedCount: head.count, records },
+    };
+  }
+
+  /** Notes whether a prepared checkpoint was stored (what the next one builds on) or refused. */
+  settle(
+    threadId: string,
+    checkpointId: string,
+    prepared: PreparedMessages,
+    stored: boolean,
+  ): void {
+    if (!stored) {
+      this.heads.delete(threadId);
+      return;
     }
-    throw new ConcurrentUpdateError(threadId, MAX_APPEND_ATTEMPTS);
+    const { records, expectedCount } = prepared.append;
+    if (records.length > 0) {
+      this.heads.set(threadId, {
+        count: expectedCount + records.length,
+        chain: records.at(-1)!.chain,
+      });
+    }
+    this.last.set(threadId, { checkpointId, ref: prepared.ref });
   }
 
   /** The messages a reference points to, deserialized. */

@@ -5,10 +5,10 @@ import type {
   CheckpointRecord,
   CheckpointStorage,
   LoadedCheckpoint,
+  MessageAppend,
   MessageLogHead,
   MessageRange,
   PendingWriteRecord,
-  ThreadMessageRecord,
 } from '../core/checkpoint-storage.interface';
 import {
   decodeSerializedValue,
@@ -57,9 +57,17 @@ export class NatsCheckpointStorage implements CheckpointStorage {
     this.maxValueBytes = Math.max(256, maxPayloadBytes - HEADER_ROOM_BYTES);
   }
 
-  async putCheckpoint(record: CheckpointRecord, blobs: readonly ChannelBlob[]) {
+  /** The messages' positions are claimed first (on the log's end); a lost claim stores nothing. */
+  async putCheckpoint(
+    record: CheckpointRecord,
+    blobs: readonly ChannelBlob[],
+    messages?: MessageAppend,
+  ) {
     const t = `_lg.${token(record.threadId)}`;
     const ns = token(record.namespace);
+    if (messages && messages.records.length > 0) {
+      if (!(await this.appendMessages(record.threadId, messages))) return false;
+    }
     await Promise.all(
       blobs.map((blob) =>
         this.putValue(
@@ -76,6 +84,7 @@ export class NatsCheckpointStorage implements CheckpointStorage {
     };
     await this.putValue(`${t}.c.${ns}.${token(record.checkpointId)}`, value);
     await this.raiseNewest(`${t}.l.${ns}`, record.checkpointId);
+    return true;
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string) {
@@ -178,11 +187,11 @@ export class NatsCheckpointStorage implements CheckpointStorage {
     );
   }
 
-  async appendMessages(
+  /** Claims the positions on the log's end (compare-and-swap), then writes the messages. */
+  private async appendMessages(
     threadId: string,
-    expected: number,
-    messages: readonly ThreadMessageRecord[],
-  ) {
+    { expectedCount: expected, records: messages }: MessageAppend,
+  ): Promise<boolean> {
     const t = `_lg.${token(threadId)}`;
     const entry = await natsRequest('read a message log', threadId, () => this.kv.get(`${t}.h`));
     const live = entry?.operation === 'PUT' ? entry : null;

@@ -6,7 +6,6 @@ import type {
   LoadedCheckpoint,
   MessageRange,
   PendingWriteRecord,
-  ThreadMessageRecord,
 } from '../core/checkpoint-storage.interface';
 import { pgRequest } from '../pg-errors/postgres-request.error';
 import { checkpointTables, type CheckpointTables } from './checkpoint-tables';
@@ -55,22 +54,36 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     this.sql = statements(checkpointTables(names));
   }
 
-  async putCheckpoint(...[record, blobs]: Parameters<CheckpointStorage['putCheckpoint']>) {
-    await this.query('put a checkpoint', record.threadId, this.sql.putCheckpoint, [
-      record.threadId,
-      record.namespace,
-      blobs.map((b) => b.channel),
-      blobs.map((b) => b.version),
-      blobs.map((b) => b.value.type),
-      blobs.map((b) => Buffer.from(b.value.data)),
-      record.checkpointId,
-      record.parentId,
-      record.checkpoint.type,
-      Buffer.from(record.checkpoint.data),
-      record.metadata.type,
-      Buffer.from(record.metadata.data),
-      JSON.stringify(record.channelVersions),
-    ]);
+  /** One statement: the messages' primary key is the compare-and-swap of the log's end. */
+  async putCheckpoint(
+    ...[record, blobs, messages]: Parameters<CheckpointStorage['putCheckpoint']>
+  ) {
+    const appended = messages?.records ?? [];
+    try {
+      await this.query('put a checkpoint', record.threadId, this.sql.putCheckpoint, [
+        record.threadId,
+        record.namespace,
+        blobs.map((b) => b.channel),
+        blobs.map((b) => b.version),
+        blobs.map((b) => b.value.type),
+        blobs.map((b) => Buffer.from(b.value.data)),
+        record.checkpointId,
+        record.parentId,
+        record.checkpoint.type,
+        Buffer.from(record.checkpoint.data),
+        record.metadata.type,
+        Buffer.from(record.metadata.data),
+        JSON.stringify(record.channelVersions),
+        appended.map((m) => m.position),
+        appended.map((m) => m.chain),
+        appended.map((m) => m.value.type),
+        appended.map((m) => Buffer.from(m.value.data)),
+      ]);
+      return true;
+    } catch (error) {
+      if (codeOf(error) === UNIQUE_VIOLATION) return false;
+      throw error;
+    }
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string) {
@@ -119,26 +132,6 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       threadId,
     ])) as Array<{ chain: string }>;
     return rows.map((row) => row.chain);
-  }
-
-  async appendMessages(
-    threadId: string,
-    _expected: number,
-    messages: readonly ThreadMessageRecord[],
-  ) {
-    try {
-      await this.query('append messages', threadId, this.sql.append, [
-        threadId,
-        messages.map((m) => m.position),
-        messages.map((m) => m.chain),
-        messages.map((m) => m.value.type),
-        messages.map((m) => Buffer.from(m.value.data)),
-      ]);
-      return true;
-    } catch (error) {
-      if (codeOf(error) === UNIQUE_VIOLATION) return false;
-      throw error;
-    }
   }
 
   async readMessages(threadId: string, ranges: readonly MessageRange[]) {
@@ -237,7 +230,12 @@ function statements(t: CheckpointTables) {
         INSERT INTO ${t.blobs} (thread_id, ns, channel, version, type, data)
         SELECT $1, $2, x.channel, x.version, x.type, x.data
           FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) AS x(channel, version, type, data)
-        ON CONFLICT DO NOTHING)
+        ON CONFLICT DO NOTHING),
+      messages AS (
+        INSERT INTO ${t.messages} (thread_id, position, chain, type, data)
+        SELECT $1, x.position, x.chain, x.type, x.data
+          FROM unnest($14::integer[], $15::text[], $16::text[], $17::bytea[])
+            AS x(position, chain, type, data))
       INSERT INTO ${t.checkpoints} (thread_id, ns, checkpoint_id, parent_id, checkpoint_type,
         checkpoint, metadata_type, metadata, channel_versions)
       VALUES ($1, $2, $7, $8, $9, $10, $11, $12, $13::jsonb)
@@ -263,9 +261,6 @@ function statements(t: CheckpointTables) {
     head: `SELECT position, chain FROM ${t.messages} WHERE thread_id = $1
       ORDER BY position DESC LIMIT 1`,
     chains: `SELECT chain FROM ${t.messages} WHERE thread_id = $1 ORDER BY position`,
-    append: `INSERT INTO ${t.messages} (thread_id, position, chain, type, data)
-      SELECT $1, x.position, x.chain, x.type, x.data
-        FROM unnest($2::integer[], $3::text[], $4::text[], $5::bytea[]) AS x(position, chain, type, data)`,
     readMessages: `SELECT m.type, m.data FROM unnest($2::integer[], $3::integer[]) AS r(first, last)
       JOIN ${t.messages} m ON m.thread_id = $1 AND m.position BETWEEN r.first AND r.last
       ORDER BY m.position`,

@@ -8,8 +8,10 @@ import { CheckpointThread, newestFirst } from '../core/checkpoint-thread';
 export class InMemoryCheckpointStorage implements CheckpointStorage {
   private readonly threads = new Map<string, CheckpointThread>();
 
-  async putCheckpoint(...[record, blobs]: Parameters<CheckpointStorage['putCheckpoint']>) {
-    this.thread(record.threadId).putCheckpoint(record, blobs);
+  async putCheckpoint(
+    ...[record, blobs, messages]: Parameters<CheckpointStorage['putCheckpoint']>
+  ) {
+    return this.thread(record.threadId).putCheckpoint(record, blobs, messages);
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string) {
@@ -37,12 +39,6 @@ export class InMemoryCheckpointStorage implements CheckpointStorage {
 
   async messageLogChains(threadId: string) {
     return this.threads.get(threadId)?.messageLogChains() ?? [];
-  }
-
-  async appendMessages(
-    ...[threadId, expected, messages]: Parameters<CheckpointStorage['appendMessages']>
-  ) {
-    return this.thread(threadId).appendMessages(expected, messages);
   }
 
   async readMessages(...[threadId, ranges]: Parameters<CheckpointStorage['readMessages']>) {
