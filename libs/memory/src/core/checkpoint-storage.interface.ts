@@ -28,6 +28,8 @@ export interface CheckpointRecord {
   metadata: SerializedValue;
   /** The `[channel, version]` of every channel the checkpoint has a value for. */
   channelVersions: ReadonlyArray<readonly [string, string]>;
+  /** The positions of its thread's message log it refers to, if any (read with it). */
+  messageRanges?: readonly MessageRange[];
 }
 
 /** A checkpoint with the channel values it needs and its pending writes. */
@@ -37,6 +39,8 @@ export interface LoadedCheckpoint {
   blobs: ChannelBlob[];
   /** Its pending writes, in no particular order. */
   writes: PendingWriteRecord[];
+  /** The messages of its `messageRanges`, in their order (absent without ranges). */
+  messages?: SerializedValue[];
 }
 
 /** The value of one channel at one version, in one thread and namespace. */

@@ -33,6 +33,7 @@ export interface CheckpointThreadJson {
       checkpoint: SerializedValueJson;
       metadata: SerializedValueJson;
       channelVersions: Array<[string, string]>;
+      messageRanges?: Array<[number, number]>;
     }>;
     blobs: Array<{ channel: string; version: string; value: SerializedValueJson }>;
     writes: Array<{
@@ -176,6 +177,9 @@ export class CheckpointThread {
           checkpoint: encode(stored.checkpoint),
           metadata: encode(stored.metadata),
           channelVersions: stored.channelVersions.map(([c, v]) => [c, v]),
+          ...(stored.messageRanges
+            ? { messageRanges: stored.messageRanges.map(([f, l]) => [f, l] as [number, number]) }
+            : {}),
         })),
         blobs: [...ns.blobs.values()].map((blob) => ({
           channel: blob.channel,
@@ -202,12 +206,20 @@ export class CheckpointThread {
     const thread = new CheckpointThread(threadId);
     for (const stored of json.namespaces) {
       const ns = thread.namespace(stored.namespace, true);
-      for (const { id, parentId, checkpoint, metadata, channelVersions } of stored.checkpoints) {
+      for (const {
+        id,
+        parentId,
+        checkpoint,
+        metadata,
+        channelVersions,
+        messageRanges,
+      } of stored.checkpoints) {
         ns.checkpoints.set(id, {
           parentId,
           checkpoint: decode(checkpoint),
           metadata: decode(metadata),
           channelVersions,
+          ...(messageRanges ? { messageRanges } : {}),
         });
       }
       for (const { channel, version, value } of stored.blobs) {
@@ -242,6 +254,7 @@ export class CheckpointThread {
         ([channel, version]) => ns.blobs.get(blobKey(channel, version)) ?? [],
       ),
       writes: [...(ns.writes.get(id)?.values() ?? [])],
+      ...(stored.messageRanges ? { messages: this.readMessages(stored.messageRanges) } : {}),
     };
   }
 }

@@ -203,7 +203,7 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
           : undefined;
       for (let attempt = 1; ; attempt++) {
         const ok = await this.storage.putCheckpoint(
-          record,
+          { ...record, messageRanges: prepared.ref.ranges },
           [...blobs, messagesBlob(prepared)],
           prepared.append,
         );
@@ -304,7 +304,7 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
       if (blob.value.type === EMPTY_TYPE) continue;
       values[blob.channel] =
         blob.value.type === MESSAGE_LOG_REF_TYPE
-          ? await this.messages.read(record.threadId, decodeRef(blob.value))
+          ? await this.messages.read(record.threadId, decodeRef(blob.value), loaded)
           : await this.load(blob.value);
     }
     checkpoint.channel_values = values;

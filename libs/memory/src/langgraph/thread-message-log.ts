@@ -3,6 +3,7 @@ import { isBaseMessage, type BaseMessage } from '@langchain/core/messages';
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type {
   CheckpointStorage,
+  LoadedCheckpoint,
   MessageAppend,
   MessageLogHead,
   MessageRange,
@@ -128,9 +129,19 @@ export class ThreadMessageLog {
     this.last.set(threadId, { checkpointId, ref: prepared.ref });
   }
 
-  /** The messages a reference points to, deserialized. */
-  async read(threadId: string, ref: MessageLogRef): Promise<BaseMessage[]> {
-    const values = await this.storage.readMessages(threadId, ref.ranges);
+  /**
+   * The messages a reference points to, deserialized: those read with the checkpoint when it
+   * stored this reference itself, else read from the log.
+   */
+  async read(
+    threadId: string,
+    ref: MessageLogRef,
+    loaded?: LoadedCheckpoint,
+  ): Promise<BaseMessage[]> {
+    const values =
+      loaded?.messages && JSON.stringify(loaded.record.messageRanges) === JSON.stringify(ref.ranges)
+        ? loaded.messages
+        : await this.storage.readMessages(threadId, ref.ranges);
     return Promise.all(values.map((value) => this.serde.loadsTyped(value.type, value.data)));
   }
 

@@ -29,6 +29,7 @@ interface CheckpointValue {
   checkpoint: Encoded;
   metadata: Encoded;
   channelVersions: Array<[string, string]>;
+  messageRanges?: Array<[number, number]>;
 }
 
 /** A string as one key token: `x` and its UTF-8 as base64url (the empty string is `x`). */
@@ -81,6 +82,9 @@ export class NatsCheckpointStorage implements CheckpointStorage {
       checkpoint: encode(record.checkpoint),
       metadata: encode(record.metadata),
       channelVersions: record.channelVersions.map(([c, v]) => [c, v]),
+      ...(record.messageRanges
+        ? { messageRanges: record.messageRanges.map(([f, l]) => [f, l] as [number, number]) }
+        : {}),
     };
     await this.putValue(`${t}.c.${ns}.${token(record.checkpointId)}`, value);
     await this.raiseNewest(`${t}.l.${ns}`, record.checkpointId);
@@ -102,6 +106,9 @@ export class NatsCheckpointStorage implements CheckpointStorage {
         return stored ? [{ channel, version, value: decode(stored) }] : [];
       }),
     );
+    const messages = value.messageRanges
+      ? this.readMessages(threadId, value.messageRanges)
+      : undefined;
     const writes = await Promise.all(
       (await this.keys(`${t}.w.${ns}.${token(id)}.*.*`)).map(async (key) => {
         const [, , , , , task, idx] = key.split('.');
@@ -128,7 +135,9 @@ export class NatsCheckpointStorage implements CheckpointStorage {
         checkpoint: decode(value.checkpoint),
         metadata: decode(value.metadata),
         channelVersions: value.channelVersions,
+        ...(value.messageRanges ? { messageRanges: value.messageRanges } : {}),
       },
+      ...(messages ? { messages: await messages } : {}),
       blobs: blobs.flat(),
       writes: writes.flat() as PendingWriteRecord[],
     } satisfies LoadedCheckpoint;

@@ -27,6 +27,9 @@ interface CheckpointRow {
   metadata_type: string;
   metadata: Buffer;
   channel_versions: Array<[string, string]>;
+  message_ranges: Array<[number, number]> | null;
+  /** `[type, base64]` of each message of `message_ranges`, in order; null without ranges. */
+  messages: Array<[string, string]> | null;
   blobs: Array<{ channel: string; version: string; type: string; data: string }>;
   writes: Array<{
     task_id: string;
@@ -78,6 +81,7 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
         appended.map((m) => m.chain),
         appended.map((m) => m.value.type),
         appended.map((m) => Buffer.from(m.value.data)),
+        record.messageRanges ? JSON.stringify(record.messageRanges) : null,
       ]);
       return true;
     } catch (error) {
@@ -184,7 +188,11 @@ function loadedOf(row: CheckpointRow): LoadedCheckpoint {
       checkpoint: { type: row.checkpoint_type, data: new Uint8Array(row.checkpoint) },
       metadata: { type: row.metadata_type, data: new Uint8Array(row.metadata) },
       channelVersions: row.channel_versions,
+      ...(row.message_ranges ? { messageRanges: row.message_ranges } : {}),
     },
+    ...(row.messages
+      ? { messages: row.messages.map(([type, data]) => ({ type, data: bytes(data) })) }
+      : {}),
     blobs: row.blobs.map((b): ChannelBlob => ({
       channel: b.channel,
       version: b.version,
@@ -211,7 +219,11 @@ function codeOf(error: unknown): unknown {
 function statements(t: CheckpointTables) {
   // A checkpoint with its stored channel values and pending writes, bytes as base64.
   const loaded = `SELECT c.thread_id, c.ns, c.checkpoint_id, c.parent_id, c.checkpoint_type,
-      c.checkpoint, c.metadata_type, c.metadata, c.channel_versions,
+      c.checkpoint, c.metadata_type, c.metadata, c.channel_versions, c.message_ranges,
+      (SELECT json_agg(json_build_array(m.type, encode(m.data, 'base64')) ORDER BY m.position)
+        FROM jsonb_array_elements(c.message_ranges) r
+        JOIN ${t.messages} m ON m.thread_id = c.thread_id
+          AND m.position BETWEEN (r->>0)::integer AND (r->>1)::integer) AS messages,
       (SELECT coalesce(json_agg(json_build_object('channel', b.channel, 'version', b.version,
           'type', b.type, 'data', encode(b.data, 'base64'))), '[]')
         FROM jsonb_array_elements(c.channel_versions) v
@@ -237,12 +249,12 @@ function statements(t: CheckpointTables) {
           FROM unnest($14::integer[], $15::text[], $16::text[], $17::bytea[])
             AS x(position, chain, type, data))
       INSERT INTO ${t.checkpoints} (thread_id, ns, checkpoint_id, parent_id, checkpoint_type,
-        checkpoint, metadata_type, metadata, channel_versions)
-      VALUES ($1, $2, $7, $8, $9, $10, $11, $12, $13::jsonb)
+        checkpoint, metadata_type, metadata, channel_versions, message_ranges)
+      VALUES ($1, $2, $7, $8, $9, $10, $11, $12, $13::jsonb, $18::jsonb)
       ON CONFLICT (thread_id, ns, checkpoint_id) DO UPDATE SET parent_id = excluded.parent_id,
         checkpoint_type = excluded.checkpoint_type, checkpoint = excluded.checkpoint,
         metadata_type = excluded.metadata_type, metadata = excluded.metadata,
-        channel_versions = excluded.channel_versions`,
+        channel_versions = excluded.channel_versions, message_ranges = excluded.message_ranges`,
     getCheckpoint: `${loaded} WHERE c.thread_id = $1 AND c.ns = $2
       AND ($3::text IS NULL OR c.checkpoint_id = $3) ORDER BY c.checkpoint_id DESC LIMIT 1`,
     list: `${loaded} WHERE ($1::text IS NULL OR c.thread_id = $1) AND ($2::text IS NULL OR c.ns = $2)

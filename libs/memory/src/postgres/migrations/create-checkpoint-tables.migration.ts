@@ -28,6 +28,7 @@ export class CreateCheckpointTables1765500000000 implements MigrationInterface {
         metadata_type text NOT NULL,
         metadata bytea NOT NULL,
         channel_versions jsonb NOT NULL,
+        message_ranges jsonb,
         PRIMARY KEY (thread_id, ns, checkpoint_id)
       )`,
     );
