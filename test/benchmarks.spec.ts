@@ -36,6 +36,7 @@ const SUBJECTS: Record<string, (string | RegExp)[]> = {
     'agent-memory list, first in a process',
   ],
   'jsonfile-listing': ['agent-memory'],
+  langgraph: ['MemoryCheckpointSaver', 'PostgresSaver'],
   mcp: [
     'store + token count (bare)',
     'store.save (bare)',

@@ -78,6 +78,16 @@ describe('entry points', () => {
     expect(mcp.filter((n) => ['pg', 'typeorm', 'nats'].includes(n))).toEqual([]);
   }, 60_000);
 
+  it('LangGraph loads only with /langgraph, and no database or broker driver with it', () => {
+    const LANGGRAPH = ['@langchain/langgraph-checkpoint', '@langchain/langgraph'];
+    expect(
+      packagesLoadedBy('./libs/memory/src/index.ts').filter((n) => LANGGRAPH.includes(n)),
+    ).toEqual([]);
+    const langgraph = packagesLoadedBy('./libs/memory/src/langgraph/index.ts');
+    expect(langgraph).toContain('@langchain/langgraph-checkpoint');
+    expect(langgraph.filter((n) => ['pg', 'typeorm', 'nats'].includes(n))).toEqual([]);
+  }, 60_000);
+
   it("the package's exports map names every entry point's source folder", () => {
     const manifest = JSON.parse(
       readFileSync(join(REPO_ROOT, 'libs/memory/package.json'), 'utf8'),
@@ -97,6 +107,7 @@ describe('entry points', () => {
         './langchain',
         './openai-agents',
         './mcp',
+        './langgraph',
       ].sort(),
     );
     for (const [key, target] of entries) {

@@ -17,6 +17,7 @@ const ENTRY_POINTS = [
     'openai',
     'openai-agents',
     'mcp',
+    'langgraph',
   ].map((d) => `${d}/index.ts`),
 ];
 

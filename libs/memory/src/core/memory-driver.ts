@@ -1,5 +1,6 @@
 import type { AuditLog, AuditLogLimits } from './audit-log.interface';
 import type { MemoryBackend } from './backend.interface';
+import type { CheckpointStorage } from './checkpoint-storage.interface';
 import type { CompactionJobStore } from './compaction-job-store.interface';
 import type { LeaseStore } from './lease-store.interface';
 import type { MemoryReadiness } from './memory-readiness';
@@ -40,12 +41,6 @@ export interface CompactionJobStoreSatelliteOptions {
   /** How long a job's state is kept after its last change (ms); the store's default otherwise. */
   ttlMs?: number;
 }
-
-/**
- * Where a checkpointer keeps its checkpoints next to the sessions of a store. A placeholder for
- * now: no built-in driver fills it yet.
- */
-export type CheckpointStorage = object;
 
 /**
  * One store described by itself: its name, the settings it reads, how it is built from them, and
@@ -114,6 +109,9 @@ export interface MemoryDriver<B extends MemoryBackend = MemoryBackend, S extends
    * when `list` is complete.
    */
   storedSessionIds?(backend: B): Promise<string[]>;
-  /** Checkpoint storage next to the sessions, for a store that offers it. */
+  /**
+   * Where the LangGraph checkpointer (`/langgraph`) keeps a thread's checkpoints, writes and
+   * message log, next to the sessions; absent for a store that keeps none.
+   */
   checkpoints?(backend: B): Promise<CheckpointStorage>;
 }

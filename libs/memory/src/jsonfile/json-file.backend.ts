@@ -21,6 +21,8 @@ import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
 import { SessionIndex } from './session-index';
+import { removingThreads } from '../core/thread-cleanup';
+import { JsonFileCheckpointStorage } from './json-file-checkpoint.storage';
 import { asFileStoreErrors, JSON_FILE_STORE } from './write-all';
 import {
   JSON_FILE_JOBS_FOLDER,
@@ -52,15 +54,15 @@ export interface JsonFileBackendOptions extends SessionFilesOptions {
   readOnly?: boolean;
 }
 
-/** The JSON-file backend: the port plus the folder it keeps the sessions in. */
-export interface JsonFileBackend extends MemoryBackend {
-  readonly kind: 'jsonfile';
-  /** The sessions' folder, absolute. */
-  readonly dir: string;
-}
-
 /** The default `minFreeBytes`: {@link DEFAULT_JSONFILE_MIN_FREE_MB} MiB. */
 const DEFAULT_MIN_FREE_BYTES = DEFAULT_JSONFILE_MIN_FREE_MB * 1024 * 1024;
+
+/** The JSON-file backend: the port plus the folder it keeps its files in. */
+export interface JsonFileBackend extends MemoryBackend {
+  readonly kind: 'jsonfile';
+  /** The absolute folder of the session files (LangGraph threads are under `.langgraph/` in it). */
+  readonly dir: string;
+}
 
 /**
  * Sessions as files (erasing a resource removes its sessions' compaction jobs from
@@ -122,49 +124,53 @@ export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBacken
     );
   };
 
-  return {
-    kind: 'jsonfile',
-    dir,
-    async open(sessionId) {
-      assertSessionId(sessionId);
-      return open(sessionId);
-    },
-    list,
-    async erase(q) {
-      assertResource(q?.resource);
-      refuseWrite('erase');
-      const { resource } = q;
-      const erased = await eraseListedSessions(list, resource, async (id) =>
-        (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
-      );
-      // Their compaction jobs go too: a job's result holds the summary it wrote.
-      await new JsonFileCompactionJobStore({
-        dir: join(dir, JSON_FILE_JOBS_FOLDER),
-        ttlMs: DEFAULT_COMPACTION_JOB_TTL_MS,
-      }).deleteForSessions(erased.sessionIds);
-      return erased;
-    },
-    async inspect(sessionId) {
-      assertSessionId(sessionId);
-      return asFileStoreErrors('inspect', sessionId, () =>
-        inspectSessionFile(sessionId, pathOf(sessionId)),
-      );
-    },
-    async delete(sessionId, opts) {
-      assertSessionId(sessionId);
-      refuseWrite('delete');
-      if (opts?.ifUnchanged) {
-        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
-          (await open(sessionId)).eraseIf(check),
+  let checkpoints: JsonFileCheckpointStorage | null = null;
+  return removingThreads<JsonFileBackend>(
+    {
+      kind: 'jsonfile',
+      dir,
+      async open(sessionId) {
+        assertSessionId(sessionId);
+        return open(sessionId);
+      },
+      list,
+      async erase(q) {
+        assertResource(q?.resource);
+        refuseWrite('erase');
+        const { resource } = q;
+        const erased = await eraseListedSessions(list, resource, async (id) =>
+          (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
         );
-      }
-      await (await open(sessionId)).clear();
+        // Their compaction jobs go too: a job's result holds the summary it wrote.
+        await new JsonFileCompactionJobStore({
+          dir: join(dir, JSON_FILE_JOBS_FOLDER),
+          ttlMs: DEFAULT_COMPACTION_JOB_TTL_MS,
+        }).deleteForSessions(erased.sessionIds);
+        return erased;
+      },
+      async inspect(sessionId) {
+        assertSessionId(sessionId);
+        return asFileStoreErrors('inspect', sessionId, () =>
+          inspectSessionFile(sessionId, pathOf(sessionId)),
+        );
+      },
+      async delete(sessionId, opts) {
+        assertSessionId(sessionId);
+        refuseWrite('delete');
+        if (opts?.ifUnchanged) {
+          return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+            (await open(sessionId)).eraseIf(check),
+          );
+        }
+        await (await open(sessionId)).clear();
+      },
+      async check() {
+        await checkWritable(dir, minFreeBytes);
+      },
+      async close() {},
     },
-    async check() {
-      await checkWritable(dir, minFreeBytes);
-    },
-    async close() {},
-  };
+    () => (checkpoints ??= new JsonFileCheckpointStorage(dir)),
+  );
 }
 
 /**

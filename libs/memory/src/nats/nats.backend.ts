@@ -19,6 +19,8 @@ import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
 import { deleteNatsSessionJobs } from './nats-compaction-job.store';
 import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
+import { removingThreads } from '../core/thread-cleanup';
+import { NatsCheckpointStorage } from './nats-checkpoint.storage';
 
 /** Default wait for one KV request, and for `check()`, in milliseconds. */
 export { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
@@ -175,50 +177,54 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     };
   }
 
-  return {
-    kind: 'nats',
-    bucket: options.bucket,
-    connection: nc,
-    kv,
-    async open(sessionId) {
-      assertSessionId(sessionId);
-      return open(sessionId);
-    },
-    async list(q) {
-      return listNatsSessions(listSource, q);
-    },
-    async erase(q) {
-      assertResource(q?.resource);
-      const { resource } = q;
-      const erased = await eraseListedSessions(
-        (page) => listNatsSessions(listSource, page),
-        resource,
-        async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
-      );
-      // Their compaction jobs go too (a job's result holds the summary it wrote).
-      await deleteNatsSessionJobs(nc, options.bucket, erased.sessionIds, timeoutMs);
-      return erased;
-    },
-    async inspect(sessionId) {
-      return NatsMemory.inspect(kv, sessionId);
-    },
-    async delete(sessionId, opts) {
-      assertSessionId(sessionId);
-      if (opts?.ifUnchanged) {
-        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
-          (await open(sessionId)).eraseIf(check),
+  const checkpoints = new NatsCheckpointStorage(kv, nc.info?.max_payload);
+  return removingThreads<NatsBackend>(
+    {
+      kind: 'nats',
+      bucket: options.bucket,
+      connection: nc,
+      kv,
+      async open(sessionId) {
+        assertSessionId(sessionId);
+        return open(sessionId);
+      },
+      async list(q) {
+        return listNatsSessions(listSource, q);
+      },
+      async erase(q) {
+        assertResource(q?.resource);
+        const { resource } = q;
+        const erased = await eraseListedSessions(
+          (page) => listNatsSessions(listSource, page),
+          resource,
+          async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
         );
-      }
-      await (await open(sessionId)).clear();
+        // Their compaction jobs go too (a job's result holds the summary it wrote).
+        await deleteNatsSessionJobs(nc, options.bucket, erased.sessionIds, timeoutMs);
+        return erased;
+      },
+      async inspect(sessionId) {
+        return NatsMemory.inspect(kv, sessionId);
+      },
+      async delete(sessionId, opts) {
+        assertSessionId(sessionId);
+        if (opts?.ifUnchanged) {
+          return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+            (await open(sessionId)).eraseIf(check),
+          );
+        }
+        await (await open(sessionId)).clear();
+      },
+      status,
+      async check() {
+        await status();
+      },
+      async close() {
+        if (owned && !nc.isClosed()) await nc.drain();
+      },
     },
-    status,
-    async check() {
-      await status();
-    },
-    async close() {
-      if (owned && !nc.isClosed()) await nc.drain();
-    },
-  };
+    () => checkpoints,
+  );
 }
 
 /** Runs `fn`, failing with a `NatsRequestError` after `timeoutMs`. */

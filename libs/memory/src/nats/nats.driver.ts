@@ -126,4 +126,8 @@ export const natsDriver: MemoryDriver<NatsBackend, NatsSettings> = {
     });
   },
   storagePath: () => null,
+  async checkpoints(backend) {
+    const { NatsCheckpointStorage } = await import('./nats-checkpoint.storage');
+    return new NatsCheckpointStorage(backend.kv, backend.connection.info?.max_payload);
+  },
 };

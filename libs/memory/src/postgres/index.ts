@@ -48,3 +48,4 @@ export {
   POSTGRES_PEERS,
   type PostgresSettings,
 } from './postgres.driver';
+export { CreateCheckpointTables1765600000000 } from './migrations/create-checkpoint-tables.migration';

@@ -27,12 +27,14 @@ import {
   assertWholeNumberOption,
 } from '../core/factory-options';
 import { PostgresMemory, type PostgresMemoryOptions } from './postgres.store';
-import { compactionJobsTable } from './postgres-compaction-job.store';
 import {
   DEFAULT_PG_CONNECT_TIMEOUT_MS,
   DEFAULT_PG_POOL_SIZE,
   DEFAULT_PG_STATEMENT_TIMEOUT_MS,
 } from './postgres.defaults';
+import { compactionJobsTable } from './postgres-compaction-job.store';
+import { removingThreads } from '../core/thread-cleanup';
+import { PostgresCheckpointStorage } from './postgres-checkpoint.storage';
 
 export {
   DEFAULT_PG_CONNECT_TIMEOUT_MS,
@@ -141,115 +143,125 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
   const sql = statements(tables);
   const prepared = options.preparedStatements ?? true;
 
-  return {
-    kind: 'postgres',
-    dataSource,
-    tables,
-    open: (sessionId) => PostgresMemory.open(dataSource, sessionId, storeOptions),
+  const checkpoints = new PostgresCheckpointStorage(dataSource, tables);
+  return removingThreads<PostgresBackend>(
+    {
+      kind: 'postgres',
+      dataSource,
+      tables,
+      open: (sessionId) => PostgresMemory.open(dataSource, sessionId, storeOptions),
 
-    async list(q: ListSessionsQuery): Promise<SessionPage> {
-      const limit = listLimit(q);
-      const after = q.after ? decodeListToken(q.after) : null;
-      const search = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-      const rows = (await pgRequest('list sessions', null, () =>
-        // The newest page without a search (what the dashboard opens on) has a statement of its
-        // own: a plain walk down the listing index, prepared once per connection and page size.
-        search === null && after === null && q.resource === undefined
-          ? preparedQuery(dataSource, sql.newest(limit + 1), [], prepared)
-          : // Planned on each call: a generic plan of its optional filters could not pick the index.
-            preparedQuery(
-              dataSource,
-              sql.list,
-              [search, after?.updatedAt ?? null, after?.id ?? null, limit + 1, q.resource ?? null],
-              false,
-            ),
-      )) as SessionRow[];
-      const items = rows.slice(0, limit).map(infoOfRow);
-      const last = items[items.length - 1];
-      return { items, next: rows.length > limit && last ? encodeListToken(last) : null };
+      async list(q: ListSessionsQuery): Promise<SessionPage> {
+        const limit = listLimit(q);
+        const after = q.after ? decodeListToken(q.after) : null;
+        const search = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+        const rows = (await pgRequest('list sessions', null, () =>
+          // The newest page without a search (what the dashboard opens on) has a statement of its
+          // own: a plain walk down the listing index, prepared once per connection and page size.
+          search === null && after === null && q.resource === undefined
+            ? preparedQuery(dataSource, sql.newest(limit + 1), [], prepared)
+            : // Planned on each call: a generic plan of its optional filters could not pick the index.
+              preparedQuery(
+                dataSource,
+                sql.list,
+                [
+                  search,
+                  after?.updatedAt ?? null,
+                  after?.id ?? null,
+                  limit + 1,
+                  q.resource ?? null,
+                ],
+                false,
+              ),
+        )) as SessionRow[];
+        const items = rows.slice(0, limit).map(infoOfRow);
+        const last = items[items.length - 1];
+        return { items, next: rows.length > limit && last ? encodeListToken(last) : null };
+      },
+
+      /**
+       * One transaction: finds the resource's sessions, takes their session locks (the ones saves
+       * take, so a save in flight finishes first and a later one waits, then starts a new session),
+       * and deletes their messages, snapshots and rows (metadata and idempotency keys) in one
+       * statement that checks the resource again, then their compaction jobs (`<table>_jobs`).
+       */
+      async erase(q: EraseQuery): Promise<EraseResult> {
+        assertResource(q?.resource);
+        const { resource } = q;
+        return pgRequest('erase', null, () =>
+          dataSource.transaction(async (tx) => {
+            const found = (await tx.query(sql.resourceSessions, [resource])) as {
+              session_id: string;
+            }[];
+            if (found.length === 0) return nothingErased();
+            const ids = found.map((row) => row.session_id);
+            await tx.query(sql.lockSessions, [ids]);
+            const [row] = (await tx.query(sql.erase, [ids, resource])) as [
+              { ids: string[]; messages: string },
+            ];
+            await tx.query(sql.eraseJobs, [row.ids]);
+            return {
+              sessions: row.ids.length,
+              messages: Number(row.messages),
+              vectors: 0,
+              sessionIds: row.ids,
+            };
+          }),
+        );
+      },
+
+      async inspect(sessionId: string): Promise<SessionInfo | null> {
+        assertSessionId(sessionId);
+        const rows = (await pgRequest('inspect', sessionId, () =>
+          preparedQuery(dataSource, sql.inspect, [sessionId], prepared),
+        )) as SessionRow[];
+        return rows[0] ? infoOfRow(rows[0]) : null;
+      },
+
+      /**
+       * With `ifUnchanged`: one transaction takes the session lock saves take and the session's row
+       * (which a metadata write needs), reads the session and deletes it only if it is unchanged.
+       */
+      async delete(sessionId: string, opts?: DeleteSessionOptions): Promise<void> {
+        assertSessionId(sessionId);
+        const expected = opts?.ifUnchanged;
+        if (!expected) {
+          await (await PostgresMemory.open(dataSource, sessionId, storeOptions)).clear();
+          return;
+        }
+        assertDescribes(sessionId, expected);
+        const deleted = await pgRequest('delete', sessionId, () =>
+          dataSource.transaction(async (tx) => {
+            await tx.query(sql.lockSessions, [[sessionId]]);
+            const [row] = (await tx.query(sql.inspectForUpdate, [sessionId])) as SessionRow[];
+            if (!row || !sameSessionState(infoOfRow(row), expected)) return false;
+            await tx.query(sql.deleteOne, [sessionId]);
+            return true;
+          }),
+        );
+        if (!deleted) throw new SessionChangedError(sessionId);
+      },
+
+      async check(): Promise<void> {
+        await pgRequest('check', null, () => dataSource.query('SELECT 1'));
+      },
+
+      migrationsApplied: async () =>
+        (
+          await pgRequest('read the schema', null, () =>
+            memorySchemaStatus(dataSource, options.table),
+          )
+        ).ready,
+
+      schemaStatus: () =>
+        pgRequest('read the schema', null, () => memorySchemaStatus(dataSource, options.table)),
+
+      async close(): Promise<void> {
+        if (owned && dataSource.isInitialized) await dataSource.destroy();
+      },
     },
-
-    /**
-     * One transaction: finds the resource's sessions, takes their session locks (the ones saves
-     * take, so a save in flight finishes first and a later one waits, then starts a new session),
-     * and deletes their messages, snapshots and rows (metadata and idempotency keys) in one
-     * statement that checks the resource again, then their compaction jobs (`<table>_jobs`).
-     */
-    async erase(q: EraseQuery): Promise<EraseResult> {
-      assertResource(q?.resource);
-      const { resource } = q;
-      return pgRequest('erase', null, () =>
-        dataSource.transaction(async (tx) => {
-          const found = (await tx.query(sql.resourceSessions, [resource])) as {
-            session_id: string;
-          }[];
-          if (found.length === 0) return nothingErased();
-          const ids = found.map((row) => row.session_id);
-          await tx.query(sql.lockSessions, [ids]);
-          const [row] = (await tx.query(sql.erase, [ids, resource])) as [
-            { ids: string[]; messages: string },
-          ];
-          await tx.query(sql.eraseJobs, [row.ids]);
-          return {
-            sessions: row.ids.length,
-            messages: Number(row.messages),
-            vectors: 0,
-            sessionIds: row.ids,
-          };
-        }),
-      );
-    },
-
-    async inspect(sessionId: string): Promise<SessionInfo | null> {
-      assertSessionId(sessionId);
-      const rows = (await pgRequest('inspect', sessionId, () =>
-        preparedQuery(dataSource, sql.inspect, [sessionId], prepared),
-      )) as SessionRow[];
-      return rows[0] ? infoOfRow(rows[0]) : null;
-    },
-
-    /**
-     * With `ifUnchanged`: one transaction takes the session lock saves take and the session's row
-     * (which a metadata write needs), reads the session and deletes it only if it is unchanged.
-     */
-    async delete(sessionId: string, opts?: DeleteSessionOptions): Promise<void> {
-      assertSessionId(sessionId);
-      const expected = opts?.ifUnchanged;
-      if (!expected) {
-        await (await PostgresMemory.open(dataSource, sessionId, storeOptions)).clear();
-        return;
-      }
-      assertDescribes(sessionId, expected);
-      const deleted = await pgRequest('delete', sessionId, () =>
-        dataSource.transaction(async (tx) => {
-          await tx.query(sql.lockSessions, [[sessionId]]);
-          const [row] = (await tx.query(sql.inspectForUpdate, [sessionId])) as SessionRow[];
-          if (!row || !sameSessionState(infoOfRow(row), expected)) return false;
-          await tx.query(sql.deleteOne, [sessionId]);
-          return true;
-        }),
-      );
-      if (!deleted) throw new SessionChangedError(sessionId);
-    },
-
-    async check(): Promise<void> {
-      await pgRequest('check', null, () => dataSource.query('SELECT 1'));
-    },
-
-    migrationsApplied: async () =>
-      (
-        await pgRequest('read the schema', null, () =>
-          memorySchemaStatus(dataSource, options.table),
-        )
-      ).ready,
-
-    schemaStatus: () =>
-      pgRequest('read the schema', null, () => memorySchemaStatus(dataSource, options.table)),
-
-    async close(): Promise<void> {
-      if (owned && dataSource.isInitialized) await dataSource.destroy();
-    },
-  };
+    () => checkpoints,
+  );
 }
 
 function infoOfRow(row: SessionRow): SessionInfo {
@@ -290,8 +302,8 @@ function statements(names: MemoryTableNames) {
     // In id order, so that two erases of one resource cannot deadlock.
     lockSessions: `SELECT count(pg_advisory_xact_lock(${sessionLockKeySql(names, 'id')}))
       FROM (SELECT id FROM unnest($1::text[]) AS id ORDER BY id) AS ids`,
-    // Checked again under the locks: a session whose resource changed meanwhile is left alone.
     eraseJobs: `DELETE FROM ${compactionJobsTable(names)} WHERE job->>'sessionId' = ANY($1::text[])`,
+    // Checked again under the locks: a session whose resource changed meanwhile is left alone.
     erase: `WITH target AS (
         SELECT session_id FROM ${sessions}
         WHERE session_id = ANY($1::text[]) AND meta->>'${RESOURCE_META_KEY}' = $2

@@ -122,4 +122,8 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
     return new PostgresLeaseStore(backend.dataSource, backend.tables.table);
   },
   storagePath: () => null,
+  async checkpoints(backend) {
+    const { PostgresCheckpointStorage } = await import('./postgres-checkpoint.storage');
+    return new PostgresCheckpointStorage(backend.dataSource, backend.tables);
+  },
 };

@@ -46,6 +46,10 @@ describe('the memory migrations', () => {
         'conversation_memory_jobs',
         'conversation_memory_keys',
         'conversation_memory_leases',
+        'conversation_memory_lg_blobs',
+        'conversation_memory_lg_cps',
+        'conversation_memory_lg_msgs',
+        'conversation_memory_lg_writes',
         'conversation_memory_migrations',
         'conversation_memory_sessions',
         'conversation_memory_snapshots',
@@ -80,8 +84,9 @@ describe('the memory migrations', () => {
     try {
       await migrator.runMigrations({ transaction: 'all' });
       first = await (await open()).save([userMessage('one')], { idempotencyKey: 'k1' });
-      // Back past the leases table, then to the jsonb array: the key goes with it, beside a
-      // record kept before digests.
+      // Back past the checkpoint tables and the leases table, then to the jsonb array: the key
+      // goes with it, beside a record kept before digests.
+      await migrator.undoLastMigration({ transaction: 'all' });
       await migrator.undoLastMigration({ transaction: 'all' });
       await migrator.undoLastMigration({ transaction: 'all' });
       const [row] = await schemas.query<{ keys: { key: string }[] }>(

@@ -6,6 +6,9 @@ import { assertSessionId } from '../core/session-id';
 import { assertResource, paginateSessions } from '../core/session-list';
 import { legacySummaryPolicy } from '../core/legacy-summarization';
 import { SimpleMemory, type SimpleMemoryOptions } from './simple.store';
+import type { CheckpointStorage } from '../core/checkpoint-storage.interface';
+import { InMemoryCheckpointStorage } from './in-memory-checkpoint.storage';
+import { removingThreads } from '../core/thread-cleanup';
 
 /** Options of `simpleBackend`. */
 export interface SimpleBackendOptions {
@@ -18,11 +21,13 @@ export interface SimpleBackendOptions {
   now?: () => Date;
 }
 
-/** The in-process backend. */
+/** The in-process backend: the port plus where its LangGraph checkpoints are kept. */
 export interface SimpleBackend extends MemoryBackend {
   readonly kind: 'simple';
   /** Messages kept per session. */
   readonly capacity: number;
+  /** The LangGraph checkpoints of its threads (`@agent-memory/memory/langgraph`), in this process. */
+  readonly checkpointStorage: CheckpointStorage;
 }
 
 /** In-process sessions, one {@link SimpleMemory} each; gone when the process ends. */
@@ -40,52 +45,57 @@ export function simpleBackend(options: SimpleBackendOptions): SimpleBackend {
       .map((store) => store.info())
       .filter((info): info is SessionInfo => info !== null);
 
-  return {
-    kind: 'simple',
-    capacity: options.capacity,
-    async open(sessionId) {
-      assertSessionId(sessionId);
-      let store = sessions.get(sessionId);
-      if (!store) {
-        store = new SimpleMemory(options.capacity, {
-          sessionId,
-          pruneCompacted: options.pruneCompacted,
-          summaryPolicy,
-          now: options.now,
-        });
-        sessions.set(sessionId, store);
-      }
-      return store;
-    },
-    async list(q) {
-      return paginateSessions(existing(), q);
-    },
-    async erase(q) {
-      assertResource(q?.resource);
-      const { resource } = q;
-      return eraseListedSessions(
-        async (page) => paginateSessions(existing(), page),
-        resource,
-        async (id) =>
-          sessions.get(id)?.eraseIf((meta) => meta[RESOURCE_META_KEY] === resource) ?? null,
-      );
-    },
-    async inspect(sessionId) {
-      assertSessionId(sessionId);
-      return sessions.get(sessionId)?.info() ?? null;
-    },
-    async delete(sessionId, opts) {
-      assertSessionId(sessionId);
-      if (opts?.ifUnchanged) {
-        return deleteIfUnchanged(
-          sessionId,
-          opts.ifUnchanged,
-          (check) => sessions.get(sessionId)?.eraseIf(check) ?? null,
+  const checkpointStorage = new InMemoryCheckpointStorage();
+  return removingThreads<SimpleBackend>(
+    {
+      kind: 'simple',
+      capacity: options.capacity,
+      checkpointStorage,
+      async open(sessionId) {
+        assertSessionId(sessionId);
+        let store = sessions.get(sessionId);
+        if (!store) {
+          store = new SimpleMemory(options.capacity, {
+            sessionId,
+            pruneCompacted: options.pruneCompacted,
+            summaryPolicy,
+            now: options.now,
+          });
+          sessions.set(sessionId, store);
+        }
+        return store;
+      },
+      async list(q) {
+        return paginateSessions(existing(), q);
+      },
+      async erase(q) {
+        assertResource(q?.resource);
+        const { resource } = q;
+        return eraseListedSessions(
+          async (page) => paginateSessions(existing(), page),
+          resource,
+          async (id) =>
+            sessions.get(id)?.eraseIf((meta) => meta[RESOURCE_META_KEY] === resource) ?? null,
         );
-      }
-      await sessions.get(sessionId)?.clear();
+      },
+      async inspect(sessionId) {
+        assertSessionId(sessionId);
+        return sessions.get(sessionId)?.info() ?? null;
+      },
+      async delete(sessionId, opts) {
+        assertSessionId(sessionId);
+        if (opts?.ifUnchanged) {
+          return deleteIfUnchanged(
+            sessionId,
+            opts.ifUnchanged,
+            (check) => sessions.get(sessionId)?.eraseIf(check) ?? null,
+          );
+        }
+        await sessions.get(sessionId)?.clear();
+      },
+      async check() {},
+      async close() {},
     },
-    async check() {},
-    async close() {},
-  };
+    () => checkpointStorage,
+  );
 }

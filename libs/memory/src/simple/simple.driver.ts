@@ -48,4 +48,5 @@ export const simpleDriver: MemoryDriver<SimpleBackend, SimpleSettings> = {
     return leases;
   },
   storagePath: () => null,
+  checkpoints: async (backend) => backend.checkpointStorage,
 };

@@ -10,6 +10,7 @@ import { CreateCompactionJobs1764960000000 } from './create-compaction-jobs.migr
 import { CreateMemoryTables1764680000000 } from './create-memory-tables.migration';
 import { CreateSaveProcedure1764970000000 } from './create-save-procedure.migration';
 import { CreateLeases1765500000000 } from './create-leases.migration';
+import { CreateCheckpointTables1765600000000 } from './create-checkpoint-tables.migration';
 
 /** A migration class TypeORM can instantiate (its `migrations` option takes classes, not instances). */
 export type MemoryMigrationClass = new () => MigrationInterface;
@@ -76,6 +77,11 @@ export function createMemoryMigrations(table?: string): MemoryMigrationClass[] {
         super(names);
       }
     },
+    class extends CreateCheckpointTables1765600000000 {
+      constructor() {
+        super(names);
+      }
+    },
   ];
 }
 
@@ -91,6 +97,7 @@ export const MEMORY_MIGRATION_NAMES: readonly string[] = [
   MirrorSnapshotUpTo1765300000000.migrationName,
   MoveIdempotencyKeys1765400000000.migrationName,
   CreateLeases1765500000000.migrationName,
+  CreateCheckpointTables1765600000000.migrationName,
 ];
 
 /**

@@ -1,0 +1,61 @@
+/**
+ * `npm run example:langgraph -- --thread trip-1 "What is the weather in Lisbon?"`, then
+ * `npm run example:langgraph -- --thread trip-1 "And should I pack a coat?"`: a LangGraph agent
+ * with a tool, whose thread is kept in PostgreSQL by `MemoryCheckpointSaver`, so the second run
+ * (another process) goes on with the conversation. The thread is also the session `trip-1`: the
+ * dashboard, `retrieve()` and export show it. Needs `DATABASE_URL` and an OpenAI-compatible model
+ * (`LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`).
+ */
+import { parseArgs } from 'node:util';
+import { ChatOpenAI } from '@langchain/openai';
+import { HumanMessage } from '@langchain/core/messages';
+import { MemoryCheckpointSaver } from '@agent-memory/memory/langgraph';
+import { postgresBackend } from '@agent-memory/memory/postgres';
+import { agentGraph } from './agent.graph';
+
+const USAGE = 'Usage: npm run example:langgraph -- --thread <id> "<message>"';
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    options: { thread: { type: 'string' } },
+    allowPositionals: true,
+  });
+  const text = positionals.join(' ').trim();
+  if (!values.thread || !text) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (!process.env.DATABASE_URL || !process.env.LLM_BASE_URL) {
+    console.error('Set DATABASE_URL and LLM_BASE_URL (with LLM_API_KEY and LLM_MODEL).');
+    return 2;
+  }
+  const backend = await postgresBackend({
+    url: process.env.DATABASE_URL,
+    table: process.env.PG_TABLE || undefined,
+  });
+  try {
+    const model = new ChatOpenAI({
+      model: process.env.LLM_MODEL || 'gpt-4o-mini',
+      apiKey: process.env.LLM_API_KEY || 'none',
+      configuration: { baseURL: process.env.LLM_BASE_URL },
+      maxRetries: 0,
+    });
+    const graph = agentGraph(model, await MemoryCheckpointSaver.open(backend));
+    const config = { configurable: { thread_id: values.thread } };
+    const result = await graph.invoke({ messages: [new HumanMessage(text)] }, config);
+    console.log(String(result.messages.at(-1)!.content));
+    const session = await (await backend.open(values.thread)).retrieve();
+    console.log(`--- session ${values.thread}: ${session.length} messages`);
+    return 0;
+  } finally {
+    await backend.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

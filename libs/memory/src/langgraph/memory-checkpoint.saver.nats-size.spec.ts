@@ -1,0 +1,42 @@
+/**
+ * On a NATS server that takes small messages (`max_payload` 4096), a thread whose values are
+ * larger is stored split over several keys and replayed exactly; messages its session cannot
+ * take (a NATS session is one value) are left out of it, and the graph goes on.
+ */
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { testAgentGraph, texts } from '@agent-memory/test-support/langgraph-graph';
+import { TestBuckets } from '@agent-memory/test-support/nats';
+import { startThrowawayNats, type ThrowawayServer } from '@agent-memory/test-support/services';
+import { natsBackend, type NatsBackend } from '../nats/nats.backend';
+import { MemoryCheckpointSaver } from './memory-checkpoint.saver';
+
+describe('MemoryCheckpointSaver on NATS with a small max_payload', () => {
+  const buckets = new TestBuckets('lg_size');
+  let server: ThrowawayServer;
+  let backend: NatsBackend;
+  beforeAll(async () => {
+    server = await startThrowawayNats({ maxPayload: 4096 });
+    backend = await natsBackend({ servers: server.url, bucket: buckets.next() });
+  });
+  afterAll(async () => {
+    await backend.close();
+    await server.dispose();
+  });
+
+  it('splits values larger than the server takes, and replays them exactly', async () => {
+    const saver = await MemoryCheckpointSaver.open(backend);
+    const graph = testAgentGraph(saver);
+    const config = { configurable: { thread_id: 'big' } };
+    const long = `${'a long question, '.repeat(700)}end`;
+    await graph.invoke({ messages: [new HumanMessage('short')] }, config);
+    expect(await (await backend.open('big')).retrieve()).toHaveLength(4);
+    const result = await graph.invoke({ messages: [new HumanMessage(long)] }, config);
+    const fresh = await MemoryCheckpointSaver.open(backend);
+    const replayed = (await fresh.getTuple(config))!.checkpoint.channel_values
+      .messages as BaseMessage[];
+    expect(texts(replayed)).toEqual(texts(result.messages as BaseMessage[]));
+    expect(replayed[4]!.content).toBe(long);
+    // The session could not take the turn with the long message: it kept the first one.
+    expect(await (await backend.open('big')).retrieve()).toHaveLength(4);
+  });
+});
