@@ -6,7 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SettingsReader, type MemoryBackend, type MemoryDriver } from '@agent-memory/memory';
+import {
+  SettingsReader,
+  type DriverContext,
+  type MemoryBackend,
+  type MemoryDriver,
+} from '@agent-memory/memory';
 import { TestBuckets } from './nats';
 import { TestSchemas } from './postgres';
 import { testNatsUrl } from './services';
@@ -54,11 +59,11 @@ export class IsolatedStores {
    * A backend of `driver` on fresh data, closed by {@link cleanup}.
    * @throws Error naming the settings the driver refused.
    */
-  async create<B extends MemoryBackend>(driver: MemoryDriver<B>): Promise<B> {
-    const reader = new SettingsReader(this.env());
-    const settings = driver.readSettings(reader);
-    if (reader.problems.length > 0) throw new Error(reader.problems.join('; '));
-    const backend = await driver.create(settings);
+  async create<B extends MemoryBackend>(
+    driver: MemoryDriver<B>,
+    context?: DriverContext,
+  ): Promise<B> {
+    const backend = await driver.create(settingsFrom(driver, this.env()), context);
     this.backends.push(backend);
     return backend;
   }
@@ -69,4 +74,20 @@ export class IsolatedStores {
     await this.buckets.cleanup();
     for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The settings `driver` reads from `env`.
+ * @throws Error naming every variable it refused.
+ */
+export function settingsFrom<S extends object>(
+  driver: MemoryDriver<MemoryBackend, S>,
+  env: Record<string, string>,
+): S {
+  const reader = new SettingsReader(env);
+  const settings = driver.readSettings(reader);
+  if (reader.problems.length > 0) {
+    throw new Error(`${driver.kind}: ${reader.problems.join('; ')}`);
+  }
+  return settings;
 }

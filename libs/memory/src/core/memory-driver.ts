@@ -27,6 +27,12 @@ export interface DriverContext {
    * not even housekeeping files.
    */
   readOnly?: boolean;
+  /**
+   * Options of the store's own factory (`postgresBackend`, `natsBackend`, …) that no setting
+   * covers, such as `pruneCompacted` or a pool size: passed to the factory after the settings,
+   * so one of the same name wins. The factory checks them as it checks any option.
+   */
+  options?: Readonly<Record<string, unknown>>;
 }
 
 /** Options of {@link MemoryDriver.auditLog}. */

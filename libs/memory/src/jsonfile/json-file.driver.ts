@@ -60,6 +60,7 @@ export const jsonFileDriver: MemoryDriver<JsonFileBackend, JsonFileSettings> = {
     return jsonFileBackend({
       dir: settings.dir,
       minFreeBytes: settings.minFreeMb * 1024 * 1024,
+      ...context.options,
       observer: context.observer,
       readOnly: context.readOnly ?? false,
     });

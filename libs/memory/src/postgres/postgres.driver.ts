@@ -74,12 +74,13 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
     };
   },
   describeSettings: (settings) => `the PostgreSQL table "${tableOf(settings.table)}"`,
-  async create(settings) {
+  async create(settings, context = {}) {
     const { postgresBackend } = await loadPostgresModule(() => import('./postgres.backend'));
     return postgresBackend({
       url: settings.url,
       ...(settings.table ? { table: settings.table } : {}),
       ensureSchema: settings.ensureSchema,
+      ...context.options,
     });
   },
   owns: (backend: MemoryBackend) =>
