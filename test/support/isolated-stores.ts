@@ -31,28 +31,32 @@ export class IsolatedStores {
     this.buckets = new TestBuckets(prefix, servers.natsUrl);
   }
 
+  /** Fresh data for each variable a built-in store reads, made only when asked for. */
+  private readonly fresh: Readonly<Record<string, () => string>> = {
+    // A folder that does not exist yet, as a fresh deployment's: the store makes it.
+    MEMORY_DIR: () => join(this.tempDir(), 'sessions'),
+    DATABASE_URL: () => this.schemas.url,
+    MEMORY_PG_TABLE: () => this.schemas.nextTable(),
+    NATS_URL: () => this.servers.natsUrl ?? testNatsUrl(),
+    MEMORY_NATS_BUCKET: () => this.buckets.next(),
+  };
+
   /** Variables that point every built-in store at fresh data. */
   env(): Record<string, string> {
-    const dir = mkdtempSync(join(tmpdir(), `agent-memory-${this.prefix}-`));
-    this.dirs.push(dir);
-    return {
-      // A folder that does not exist yet, as a fresh deployment's: the store makes it.
-      MEMORY_DIR: join(dir, 'sessions'),
-      DATABASE_URL: this.schemas.url,
-      MEMORY_PG_TABLE: this.schemas.nextTable(),
-      NATS_URL: this.servers.natsUrl ?? testNatsUrl(),
-      MEMORY_NATS_BUCKET: this.buckets.next(),
-    };
+    return Object.fromEntries(Object.entries(this.fresh).map(([name, make]) => [name, make()]));
   }
 
-  /** The variables `driver` reads, pointing it at fresh data. */
+  /** The variables `driver` reads, pointing it at fresh data (and nothing it does not read). */
   envOf(driver: MemoryDriver): Record<string, string> {
-    const all = this.env();
     return Object.fromEntries(
-      driver.settings.flatMap((setting) =>
-        all[setting.env] === undefined ? [] : [[setting.env, all[setting.env]!]],
-      ),
+      driver.settings.flatMap(({ env }) => (this.fresh[env] ? [[env, this.fresh[env]()]] : [])),
     );
+  }
+
+  private tempDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), `agent-memory-${this.prefix}-`));
+    this.dirs.push(dir);
+    return dir;
   }
 
   /**
@@ -63,7 +67,7 @@ export class IsolatedStores {
     driver: MemoryDriver<B>,
     context?: DriverContext,
   ): Promise<B> {
-    const backend = await driver.create(settingsFrom(driver, this.env()), context);
+    const backend = await driver.create(settingsFrom(driver, this.envOf(driver)), context);
     this.backends.push(backend);
     return backend;
   }

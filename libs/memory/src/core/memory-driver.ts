@@ -45,6 +45,11 @@ export interface AuditLogSatelliteOptions {
 export interface CompactionJobStoreSatelliteOptions {
   /** How long a job's state is kept after its last change (ms); the store's default otherwise. */
   ttlMs?: number;
+  /**
+   * The clock (epoch ms) a job's time to live is counted on, for tests that move time by hand;
+   * default `Date.now`. A store whose server keeps the time (NATS) ignores it.
+   */
+  now?: () => number;
 }
 
 /**

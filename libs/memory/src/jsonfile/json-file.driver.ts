@@ -76,6 +76,7 @@ export const jsonFileDriver: MemoryDriver<JsonFileBackend, JsonFileSettings> = {
     new JsonFileCompactionJobStore({
       dir: join(backend.dir, JSON_FILE_JOBS_FOLDER),
       ttlMs: options.ttlMs ?? DEFAULT_COMPACTION_JOB_TTL_MS,
+      now: options.now,
     }),
   leaseStore: async (backend) =>
     new JsonFileLeaseStore({ dir: join(backend.dir, JSON_FILE_LEASES_FOLDER) }),

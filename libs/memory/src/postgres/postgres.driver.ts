@@ -114,9 +114,9 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
     const { PostgresAuditLog } = await import('./postgres-audit.log');
     return new PostgresAuditLog(backend.dataSource, { table: backend.tables.table, limits });
   },
-  async compactionJobStore(backend) {
+  async compactionJobStore(backend, options = {}) {
     const { PostgresCompactionJobStore } = await import('./postgres-compaction-job.store');
-    return new PostgresCompactionJobStore(backend.dataSource, backend.tables.table);
+    return new PostgresCompactionJobStore(backend.dataSource, backend.tables.table, options.now);
   },
   async leaseStore(backend) {
     const { PostgresLeaseStore } = await import('./postgres-lease.store');
