@@ -43,6 +43,17 @@ const DATABASE_URL: RequiredSetting = {
 const tableOf = (table: string | null) => table ?? DEFAULT_MEMORY_TABLE;
 
 /**
+ * Whether `backend`, a store with its decorators taken off (`innermostBackend`), is a PostgreSQL
+ * store: then its `dataSource` and `tables` can be read.
+ */
+export function isPostgresBackend(backend: MemoryBackend): backend is PostgresBackend {
+  return (
+    backend.kind === 'postgres' &&
+    typeof (backend as Partial<PostgresBackend>).schemaStatus === 'function'
+  );
+}
+
+/**
  * The PostgreSQL store (`postgresBackend`): sessions in `<table>`, `<table>_snapshots`, … and next
  * to them the audit log (`<table>_audit`), the compaction jobs (`<table>_jobs`) and the leases
  * (`<table>_leases`). Needs the packages `typeorm` and `pg`, loaded only by `create`.
@@ -83,9 +94,7 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
       ...context.options,
     });
   },
-  owns: (backend: MemoryBackend) =>
-    backend.kind === 'postgres' &&
-    typeof (backend as Partial<PostgresBackend>).schemaStatus === 'function',
+  owns: isPostgresBackend,
   describe: (backend) => `PostgreSQL (table "${backend.tables.table}")`,
   async readiness(backend) {
     const table = backend.tables.table;
