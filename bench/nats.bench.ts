@@ -15,9 +15,15 @@ import {
   userMessage,
   type Message,
 } from '@agent-memory/memory';
-import { natsBackend, type NatsBackend, type NatsMemory } from '@agent-memory/memory/nats';
+import {
+  natsBackend,
+  natsDriver,
+  type NatsBackend,
+  type NatsMemory,
+} from '@agent-memory/memory/nats';
 import type { KV } from 'nats';
 import { listByReadingEach } from '../libs/memory/src/core/session-list';
+import { backendSpec } from '../test/conformance/backends';
 import { runTogether, startScript, type ScriptRun } from '../test/support/child-script';
 import {
   STORE_PROCESS_SCRIPT,
@@ -184,7 +190,11 @@ async function contentionCases(backend: NatsBackend, results: BenchResult[], not
       STORE_PROCESS_SCRIPT,
       storeProcessArgs(
         'turn-writer',
-        { kind: 'nats', servers: NATS_URL, bucket: backend.bucket, timeoutMs: 2000 },
+        backendSpec(natsDriver, {
+          NATS_URL,
+          MEMORY_NATS_BUCKET: backend.bucket,
+          MEMORY_NATS_TIMEOUT_MS: '2000',
+        }),
         'contend-procs-ours',
         w,
         TURNS,

@@ -40,6 +40,11 @@ function codeOutsideStores(): string[] {
     ...readdirSync(join(REPO_ROOT, 'apps')).map((app) => join(REPO_ROOT, 'apps', app, 'src')),
     ...readdirSync(join(REPO_ROOT, 'examples')).map((ex) => join(REPO_ROOT, 'examples', ex)),
     join(REPO_ROOT, 'apps', 'api', 'test', 'support'),
+    // The project's conformance initializers and the test support build stores by their drivers.
+    join(REPO_ROOT, 'test', 'conformance'),
+    join(REPO_ROOT, 'test', 'support'),
+    join(REPO_ROOT, 'test', 'consumer', 'app', 'src'),
+    join(REPO_ROOT, 'test', 'third-party-store'),
   ].filter((path) => existsSync(path) && statSync(path).isDirectory());
   return roots
     .flatMap(sourceFiles)

@@ -1,8 +1,9 @@
 /**
- * The project's four stores as conformance initializers (`simpleInitializer()`, …), and the one
- * factory that opens a store's storage by its `BackendSpec`: the suites' replicas, the store
- * processes of the cross-process tests (`test/support/store-process.script.ts`) and the package's
- * child processes (through `storeOpener`) all open storage with `openBackend`.
+ * The project's four stores as conformance initializers (`simpleInitializer()`, …), each built
+ * from its driver, and the one factory that opens a store's storage by its `BackendSpec`: the
+ * suites' replicas, the store processes of the cross-process tests
+ * (`test/support/store-process.script.ts`) and the package's child processes (through
+ * `storeOpener`) all open storage with `openBackend`.
  */
 import type {
   ConformanceBackendOptions,
@@ -10,34 +11,47 @@ import type {
   MemoryBackendInitializer,
 } from '@agent-memory/conformance';
 import {
-  jsonFileBackend,
-  simpleBackend,
+  BUILT_IN_DRIVERS,
+  requireDriver,
   type MemoryBackend,
+  type MemoryDriver,
   type SummarizationOptions,
 } from '@agent-memory/memory';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TestBuckets } from '../support/nats';
-import { TestSchemas } from '../support/postgres';
-import { testNatsUrl } from '../support/services';
+import { IsolatedStores, settingsFrom } from '../support/isolated-stores';
 
-/** Which storage a backend opens, as JSON a replica or a child process opens again. */
-export type BackendSpec =
-  | { kind: 'postgres'; url: string; table: string; preparedStatements?: boolean }
-  /**
-   * `timeoutMs`: the backend's request timeout (a process that must fail fast when a server goes);
-   * `writeBudgetMs`: how long one write keeps retrying.
-   */
-  | {
-      kind: 'nats';
-      servers: string | string[];
-      bucket: string;
-      timeoutMs?: number;
-      writeBudgetMs?: number;
-    }
-  /** A folder of `<session>.json` files. */
-  | { kind: 'jsonfile'; dir: string };
+/**
+ * Which storage a backend opens, as JSON a replica or a child process opens again: the store's
+ * driver and what it is given.
+ */
+export interface BackendSpec {
+  /** The driver's `kind`. */
+  kind: string;
+  /** The variables the driver reads (`DATABASE_URL`, `MEMORY_DIR`, …), pointing at the storage. */
+  env: Record<string, string>;
+  /** Options of the store's factory that no variable covers (`DriverContext.options`). */
+  options?: Record<string, unknown>;
+  /** Options a child process adds to `options` (a small pool: many of them run at once). */
+  childOptions?: Record<string, unknown>;
+}
+
+/** The spec of `driver`'s store on the storage `env` names. */
+export function backendSpec(
+  driver: MemoryDriver,
+  env: Record<string, string>,
+  options?: Record<string, unknown>,
+): BackendSpec {
+  return { kind: driver.kind, env, ...(options ? { options } : {}) };
+}
+
+/**
+ * The built-in driver `spec` names.
+ * @throws RangeError naming the kinds there are.
+ */
+export function driverOf(spec: BackendSpec): MemoryDriver {
+  return builtInDriver(spec.kind);
+}
+
+const builtInDriver = (kind: string) => requireDriver(BUILT_IN_DRIVERS, kind);
 
 /** The options the project's suites vary: the package's, and the deprecated one of its own. */
 export interface BackendOptions extends ConformanceBackendOptions {
@@ -45,32 +59,19 @@ export interface BackendOptions extends ConformanceBackendOptions {
   summarization?: SummarizationOptions;
 }
 
-/** Backend options a process may add (a writer process keeps its pool small). */
-export interface OpenOptions extends BackendOptions {
-  poolSize?: number;
-}
-
-/** Opens the backend `spec` names: the one factory the suites and the store processes share. */
+/**
+ * Opens the backend `spec` names through its driver: the one factory the suites and the store
+ * processes share. `opts` are passed to the store's factory after the spec's own options.
+ * @throws Error naming the variables the driver refused.
+ */
 export async function openBackend(
   spec: BackendSpec,
-  opts: OpenOptions = {},
+  opts: BackendOptions = {},
 ): Promise<MemoryBackend> {
-  // Many child processes open the storage at once: each keeps a small pool.
-  const { childProcess, poolSize = childProcess ? 2 : undefined, ...common } = opts;
-  switch (spec.kind) {
-    case 'postgres': {
-      const { postgresBackend } = await import('@agent-memory/memory/postgres');
-      const { kind: _, ...options } = spec;
-      return postgresBackend({ ...options, ...common, ...(poolSize ? { poolSize } : {}) });
-    }
-    case 'nats': {
-      const { natsBackend } = await import('@agent-memory/memory/nats');
-      const { kind: _, ...options } = spec;
-      return natsBackend({ ...options, ...common });
-    }
-    case 'jsonfile':
-      return jsonFileBackend({ dir: spec.dir, ...common });
-  }
+  const { childProcess, ...common } = opts;
+  const driver = driverOf(spec);
+  const options = { ...spec.options, ...(childProcess ? spec.childOptions : {}), ...common };
+  return driver.create(settingsFrom(driver, spec.env), { options });
 }
 
 /** What a child process of the package's cross-process tests loads (`processModule`). */
@@ -78,100 +79,84 @@ export const storeOpener: Pick<MemoryBackendInitializer<BackendSpec>, 'openStora
   openStorage: (spec, opts) => openBackend(spec, opts),
 };
 
-/** A store over storage `nextSpec` hands out, each backend reopened and destroyed by its spec. */
-function specInitializer(
-  name: string,
-  nextSpec: () => BackendSpec,
-  extra: {
-    capabilities: MemoryBackendCapabilities;
-    removeStorage?(spec: BackendSpec): void;
-    afterAll(): Promise<void>;
-  },
+/** What an initializer declares about its store besides the driver. */
+interface DeclaredStore {
+  /** The suites' name for it; default the driver's kind. */
+  name?: string;
+  capabilities: MemoryBackendCapabilities;
+  /** Options of the store's factory every backend gets. */
+  options?: Record<string, unknown>;
+  /** Options a child process's backend adds. */
+  childOptions?: Record<string, unknown>;
+}
+
+/**
+ * The initializer of `driver`'s store: each backend on fresh data (`IsolatedStores`), removed
+ * after the suite. A durable store's storage is shared by spec with replicas and child processes;
+ * a store of one process has none to share.
+ */
+function driverInitializer(
+  driver: MemoryDriver,
+  declared: DeclaredStore,
 ): MemoryBackendInitializer<BackendSpec> {
+  const { name = driver.kind, capabilities, options, childOptions } = declared;
+  const stores = new IsolatedStores(`conf_${driver.kind}`);
   const specs = new WeakMap<MemoryBackend, BackendSpec>();
   const specOf = (backend: MemoryBackend): BackendSpec => {
     const spec = specs.get(backend);
     if (!spec) throw new Error(`this ${name} backend was not made by its initializer`);
     return spec;
   };
-  return {
+  const initializer: MemoryBackendInitializer<BackendSpec> = {
     name,
-    capabilities: { pruneCompactedOption: true, ...extra.capabilities },
+    capabilities: { pruneCompactedOption: true, ...capabilities },
     async createBackend(opts?: BackendOptions) {
-      const spec = nextSpec();
+      const spec: BackendSpec = {
+        ...backendSpec(driver, stores.envOf(driver), options),
+        ...(childOptions ? { childOptions } : {}),
+      };
       const backend = await openBackend(spec, opts);
       specs.set(backend, spec);
       return backend;
     },
-    async destroyBackend(backend) {
-      await backend.close();
-      extra.removeStorage?.(specOf(backend));
-    },
+    afterAll: () => stores.cleanup(),
+  };
+  if (!driver.durable) return initializer;
+  return {
+    ...initializer,
     storageOf: specOf,
     openStorage: (spec, opts) => openBackend(spec, opts),
     processModule: { path: __filename, exportName: 'storeOpener' },
-    afterAll: extra.afterAll,
   };
 }
 
-/** The in-process store: no storage to remove, no second opener. */
-export function simpleInitializer(): MemoryBackendInitializer {
-  return {
-    name: 'simple',
-    capabilities: { pruneCompactedOption: true },
-    createBackend: (opts?: BackendOptions) =>
-      simpleBackend({ capacity: 1000, ...withoutChildProcess(opts) }),
-  };
-}
+/** The in-process store: no storage to share. */
+export const simpleInitializer = (): MemoryBackendInitializer<BackendSpec> =>
+  driverInitializer(builtInDriver('simple'), {
+    capabilities: {},
+    options: { capacity: 1000 },
+  });
 
-/** One folder per backend under a temporary root, each removed after its test. */
-export function jsonFileInitializer(): MemoryBackendInitializer<BackendSpec> {
-  const root = mkdtempSync(join(tmpdir(), 'agent-memory-jsonfile-conf-'));
-  let counter = 0;
-  return specInitializer(
-    'jsonfile',
-    // A folder that does not exist yet: the first write creates it.
-    () => ({ kind: 'jsonfile', dir: join(root, `backend-${++counter}`, 'sessions') }),
-    {
-      // Every save locks the session's file, so processes sharing the folder are safe.
-      capabilities: { crossProcess: true },
-      removeStorage: (spec) =>
-        spec.kind === 'jsonfile' && rmSync(join(spec.dir, '..'), { recursive: true, force: true }),
-      afterAll: async () => rmSync(root, { recursive: true, force: true }),
-    },
-  );
-}
+/** One folder per backend; every save locks the session's file, so processes can share it. */
+export const jsonFileInitializer = (): MemoryBackendInitializer<BackendSpec> =>
+  driverInitializer(builtInDriver('jsonfile'), { capabilities: { crossProcess: true } });
 
-/** One schema per backend, all dropped after the suite. */
-export function postgresInitializer(
-  options: { preparedStatements?: boolean; name?: string } = {},
-): MemoryBackendInitializer<BackendSpec> {
-  const { name = 'postgres', ...spec } = options;
-  const schemas = new TestSchemas('pgconf');
-  return specInitializer(
+/** One schema per backend; `preparedStatements: false` for the run through PgBouncer's mode. */
+export const postgresInitializer = (
+  declared: { preparedStatements?: boolean; name?: string } = {},
+): MemoryBackendInitializer<BackendSpec> => {
+  const { name, preparedStatements } = declared;
+  return driverInitializer(builtInDriver('postgres'), {
     name,
-    () => ({ kind: 'postgres', url: schemas.url, table: schemas.nextTable(), ...spec }),
-    {
-      capabilities: { crossProcess: true, consecutiveSaveCursors: true },
-      afterAll: () => schemas.cleanup(),
-    },
-  );
-}
+    capabilities: { crossProcess: true, consecutiveSaveCursors: true },
+    ...(preparedStatements === undefined ? {} : { options: { preparedStatements } }),
+    // Many child processes open the storage at once: each keeps a small pool.
+    childOptions: { poolSize: 2 },
+  });
+};
 
-/** One KV bucket per backend, all deleted after the suite. */
-export function natsInitializer(): MemoryBackendInitializer<BackendSpec> {
-  const buckets = new TestBuckets('conf');
-  return specInitializer(
-    'nats',
-    () => ({ kind: 'nats', servers: testNatsUrl(), bucket: buckets.next() }),
-    {
-      capabilities: { crossProcess: true, prunesCompactedByDefault: true },
-      afterAll: () => buckets.cleanup(),
-    },
-  );
-}
-
-function withoutChildProcess(opts: BackendOptions = {}): Omit<BackendOptions, 'childProcess'> {
-  const { childProcess: _, ...rest } = opts;
-  return rest;
-}
+/** One KV bucket per backend. */
+export const natsInitializer = (): MemoryBackendInitializer<BackendSpec> =>
+  driverInitializer(builtInDriver('nats'), {
+    capabilities: { crossProcess: true, prunesCompactedByDefault: true },
+  });

@@ -61,8 +61,7 @@ export function harnessOf(initializer: MemoryBackendInitializer<BackendSpec>): C
   };
 }
 
-export const simpleHarness = (): ConformanceHarness =>
-  harnessOf(simpleInitializer() as MemoryBackendInitializer<BackendSpec>);
+export const simpleHarness = (): ConformanceHarness => harnessOf(simpleInitializer());
 export const jsonFileHarness = (): ConformanceHarness => harnessOf(jsonFileInitializer());
 export const postgresHarness = (options: { preparedStatements?: boolean } = {}) =>
   harnessOf(postgresInitializer(options));

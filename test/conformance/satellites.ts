@@ -8,44 +8,29 @@ import type {
   MemoryBackendInitializer,
 } from '@agent-memory/conformance';
 import {
+  DEFAULT_AUDIT_LOG_LIMITS,
   InMemoryAuditLog,
   InMemoryCompactionJobStore,
-  JSON_FILE_AUDIT_FOLDER,
-  JsonFileAuditLog,
-  JsonFileCompactionJobStore,
   type AuditLog,
   type AuditLogLimits,
   type CompactionJobStore,
   type MemoryBackend,
 } from '@agent-memory/memory';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { NatsConnection } from 'nats';
-import type { DataSource } from 'typeorm';
-import { TestBuckets } from '../support/nats';
-import { TestSchemas } from '../support/postgres';
-import { testNatsUrl } from '../support/services';
-import type { BackendSpec } from './backends';
-
-/** Opens the audit log of `backend`'s storage (`spec`) with `limits`. */
-type OpenAuditLog = (
-  backend: MemoryBackend,
-  spec: BackendSpec,
-  limits: Partial<AuditLogLimits>,
-) => AuditLog | Promise<AuditLog>;
+import { driverOf, type BackendSpec } from './backends';
 
 /**
- * The audit log of each backend `backends` makes: a replica's log is opened from a second backend
- * on the same storage, which is closed with it.
+ * The audit log of each backend `backends` makes, opened by the store's driver
+ * (`MemoryDriver.auditLog`): a replica's log is opened from a second backend on the same storage,
+ * which is closed with it.
  */
 export function auditLogInitializer(
   backends: MemoryBackendInitializer<BackendSpec>,
-  open: OpenAuditLog,
 ): AuditLogInitializer {
   const { storageOf, openStorage } = backends;
   if (!storageOf || !openStorage) throw new Error(`${backends.name}: no storage to share`);
   const owners = new Map<AuditLog, { backend: MemoryBackend; replica: boolean }>();
+  const open = (backend: MemoryBackend, spec: BackendSpec, limits: Partial<AuditLogLimits>) =>
+    driverOf(spec).auditLog(backend, { limits: { ...DEFAULT_AUDIT_LOG_LIMITS, ...limits } });
   return {
     name: backends.name,
     async createAuditLog(limits) {
@@ -77,83 +62,37 @@ export const inMemoryAuditLogInitializer = (): AuditLogInitializer => ({
   createAuditLog: (limits) => new InMemoryAuditLog(limits),
 });
 
-/** The JSON-file store's log, in the audit folder next to the sessions' folder. */
-export const jsonFileAuditLog: OpenAuditLog = (_backend, spec, limits) => {
-  if (spec.kind !== 'jsonfile') throw new Error('the JSON-file store names a folder');
-  return new JsonFileAuditLog({ dir: join(spec.dir, JSON_FILE_AUDIT_FOLDER), limits });
-};
-
-/** The PostgreSQL store's `<table>_audit` table (the backend's migrations create it). */
-export const postgresAuditLog: OpenAuditLog = async (backend, spec, limits) => {
-  if (spec.kind !== 'postgres') throw new Error('the PostgreSQL store names a table');
-  const { PostgresAuditLog } = await import('@agent-memory/memory/postgres');
-  const { dataSource } = backend as import('@agent-memory/memory/postgres').PostgresBackend;
-  return new PostgresAuditLog(dataSource, { table: spec.table, limits });
-};
-
-/** The NATS store's audit stream next to its bucket. */
-export const natsAuditLog: OpenAuditLog = async (backend, spec, limits) => {
-  if (spec.kind !== 'nats') throw new Error('the NATS store names a bucket');
-  const nats = await import('@agent-memory/memory/nats');
-  const { connection } = backend as import('@agent-memory/memory/nats').NatsBackend;
-  return nats.natsAuditLog({ connection, bucket: spec.bucket, limits });
-};
-
 /** The in-process job store. */
 export const inMemoryJobStoreInitializer = (): CompactionJobStoreInitializer => ({
   name: 'in-process',
   createJobStore: ({ now }) => new InMemoryCompactionJobStore(now),
 });
 
-/** One folder per job store under a temporary root. */
-export function jsonFileJobStoreInitializer(): CompactionJobStoreInitializer {
-  const root = mkdtempSync(join(tmpdir(), 'agent-memory-jobs-'));
-  let counter = 0;
+/**
+ * The compaction-job store next to each backend `backends` makes, opened by the store's driver
+ * (`MemoryDriver.compactionJobStore`) on the test's clock; the backend is closed with it.
+ */
+export function jobStoreInitializer(
+  name: string,
+  backends: MemoryBackendInitializer<BackendSpec>,
+): CompactionJobStoreInitializer {
+  const { storageOf } = backends;
+  if (!storageOf) throw new Error(`${backends.name}: no storage to share`);
+  const owners = new Map<CompactionJobStore, MemoryBackend>();
   return {
-    name: 'JSON file',
-    createJobStore: ({ now, ttlMs }) =>
-      new JsonFileCompactionJobStore({ dir: join(root, `jobs-${++counter}`), ttlMs, now }),
-    afterAll: () => rmSync(root, { recursive: true, force: true }),
-  };
-}
-
-/** One table per job store, in schemas dropped after the suite, on one shared DataSource. */
-export function postgresJobStoreInitializer(): CompactionJobStoreInitializer {
-  const schemas = new TestSchemas('jobs');
-  let dataSource: DataSource | null = null;
-  return {
-    name: 'PostgreSQL',
-    async createJobStore({ now }): Promise<CompactionJobStore> {
-      const { DataSource } = await import('typeorm');
-      const { ensureMemorySchema, PostgresCompactionJobStore } =
-        await import('@agent-memory/memory/postgres');
-      dataSource ??= await new DataSource({ type: 'postgres', url: schemas.url }).initialize();
-      const table = schemas.nextTable();
-      await ensureMemorySchema(dataSource, table);
-      return new PostgresCompactionJobStore(dataSource, table, now);
+    name,
+    async createJobStore({ now, ttlMs }) {
+      const backend = await backends.createBackend();
+      const store = await driverOf(storageOf(backend)).compactionJobStore(backend, { now, ttlMs });
+      if (!store) throw new Error(`${backends.name} keeps no compaction jobs next to its sessions`);
+      owners.set(store, backend);
+      return store;
     },
-    async afterAll() {
-      await dataSource?.destroy();
-      await schemas.cleanup();
+    async destroyJobStore(store) {
+      const backend = owners.get(store)!;
+      owners.delete(store);
+      await (backends.destroyBackend?.(backend) ?? backend.close());
     },
-  };
-}
-
-/** One KV bucket per job store on one shared connection, all deleted after the suite. */
-export function natsJobStoreInitializer(): CompactionJobStoreInitializer {
-  const buckets = new TestBuckets('jobs');
-  let connection: NatsConnection | null = null;
-  return {
-    name: 'NATS',
-    async createJobStore({ ttlMs }) {
-      const { connect } = await import('nats');
-      const { natsCompactionJobStore } = await import('@agent-memory/memory/nats');
-      connection ??= await connect({ servers: testNatsUrl() });
-      return natsCompactionJobStore({ connection, bucket: buckets.next(), ttlMs });
-    },
-    async afterAll() {
-      await connection?.close();
-      await buckets.cleanup();
-    },
+    afterAll: () => backends.afterAll?.(),
   };
 }

@@ -262,7 +262,7 @@ describe('the packed package in a fresh Nest 12 app', () => {
   ])(
     'runs on the %s backend: turns saved and read back, health up, clean shutdown',
     async (kind, env) => {
-      const app = await startApp(appDir, { MEMORY_BACKEND_KIND: kind, ...env() });
+      const app = await startApp(appDir, { MEMORY_BACKEND: kind, ...env() });
       try {
         const post = (text: string) =>
           json(`${app.url}/chat/user-1`, {

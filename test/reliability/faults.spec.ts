@@ -93,9 +93,13 @@ describe('faults', () => {
   }, 120_000);
 
   describe.each([
-    { kind: 'postgres' as const, start: () => startThrowawayPostgres() },
-    { kind: 'nats' as const, start: () => startThrowawayNats() },
-  ])('$kind stopped and restarted under load', ({ kind, start }) => {
+    {
+      kind: 'postgres' as const,
+      start: () => startThrowawayPostgres(),
+      prepare: commitSynchronously,
+    },
+    { kind: 'nats' as const, start: () => startThrowawayNats(), prepare: async () => undefined },
+  ])('$kind stopped and restarted under load', ({ kind, start, prepare }) => {
     let service: ThrowawayServer;
 
     afterAll(async () => {
@@ -104,18 +108,7 @@ describe('faults', () => {
 
     it('answers 503 while down, recovers without a restart, loses and duplicates nothing', async () => {
       service = await start();
-      if (kind === 'postgres') {
-        // The throwaway server runs with synchronous_commit off and stops in immediate mode, which
-        // drops the last acknowledged commits: a real deployment commits synchronously. A database
-        // setting outranks the server's command-line one, for every connection opened from now on.
-        const { Client } = await import('pg');
-        const client = new Client({ connectionString: service.url });
-        await client.connect();
-        await client.query(
-          `ALTER DATABASE "${new URL(service.url).pathname.slice(1)}" SET synchronous_commit = on`,
-        );
-        await client.end();
-      }
+      await prepare(service.url);
       const data = backendEnv(kind, { natsUrl: service.url, databaseUrl: service.url });
       const api = await startTestServer({ ...data.env, AUTH_FAILURE_LIMIT: '1000000' });
       const send = async (sessionId: string, body: unknown, headers: Record<string, string>) => {
@@ -186,3 +179,21 @@ describe('faults', () => {
     }, 180_000);
   });
 });
+
+/**
+ * The throwaway PostgreSQL server runs with synchronous_commit off and stops in immediate mode,
+ * which drops the last acknowledged commits: a real deployment commits synchronously. A database
+ * setting outranks the server's command-line one, for every connection opened from now on.
+ */
+async function commitSynchronously(url: string): Promise<void> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET synchronous_commit = on`,
+    );
+  } finally {
+    await client.end();
+  }
+}

@@ -6,7 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SettingsReader, type MemoryBackend, type MemoryDriver } from '@agent-memory/memory';
+import {
+  SettingsReader,
+  type DriverContext,
+  type MemoryBackend,
+  type MemoryDriver,
+} from '@agent-memory/memory';
 import { TestBuckets } from './nats';
 import { TestSchemas } from './postgres';
 import { testNatsUrl } from './services';
@@ -26,39 +31,43 @@ export class IsolatedStores {
     this.buckets = new TestBuckets(prefix, servers.natsUrl);
   }
 
+  /** Fresh data for each variable a built-in store reads, made only when asked for. */
+  private readonly fresh: Readonly<Record<string, () => string>> = {
+    // A folder that does not exist yet, as a fresh deployment's: the store makes it.
+    MEMORY_DIR: () => join(this.tempDir(), 'sessions'),
+    DATABASE_URL: () => this.schemas.url,
+    MEMORY_PG_TABLE: () => this.schemas.nextTable(),
+    NATS_URL: () => this.servers.natsUrl ?? testNatsUrl(),
+    MEMORY_NATS_BUCKET: () => this.buckets.next(),
+  };
+
   /** Variables that point every built-in store at fresh data. */
   env(): Record<string, string> {
-    const dir = mkdtempSync(join(tmpdir(), `agent-memory-${this.prefix}-`));
-    this.dirs.push(dir);
-    return {
-      // A folder that does not exist yet, as a fresh deployment's: the store makes it.
-      MEMORY_DIR: join(dir, 'sessions'),
-      DATABASE_URL: this.schemas.url,
-      MEMORY_PG_TABLE: this.schemas.nextTable(),
-      NATS_URL: this.servers.natsUrl ?? testNatsUrl(),
-      MEMORY_NATS_BUCKET: this.buckets.next(),
-    };
+    return Object.fromEntries(Object.entries(this.fresh).map(([name, make]) => [name, make()]));
   }
 
-  /** The variables `driver` reads, pointing it at fresh data. */
+  /** The variables `driver` reads, pointing it at fresh data (and nothing it does not read). */
   envOf(driver: MemoryDriver): Record<string, string> {
-    const all = this.env();
     return Object.fromEntries(
-      driver.settings.flatMap((setting) =>
-        all[setting.env] === undefined ? [] : [[setting.env, all[setting.env]!]],
-      ),
+      driver.settings.flatMap(({ env }) => (this.fresh[env] ? [[env, this.fresh[env]()]] : [])),
     );
+  }
+
+  private tempDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), `agent-memory-${this.prefix}-`));
+    this.dirs.push(dir);
+    return dir;
   }
 
   /**
    * A backend of `driver` on fresh data, closed by {@link cleanup}.
    * @throws Error naming the settings the driver refused.
    */
-  async create<B extends MemoryBackend>(driver: MemoryDriver<B>): Promise<B> {
-    const reader = new SettingsReader(this.env());
-    const settings = driver.readSettings(reader);
-    if (reader.problems.length > 0) throw new Error(reader.problems.join('; '));
-    const backend = await driver.create(settings);
+  async create<B extends MemoryBackend>(
+    driver: MemoryDriver<B>,
+    context?: DriverContext,
+  ): Promise<B> {
+    const backend = await driver.create(settingsFrom(driver, this.envOf(driver)), context);
     this.backends.push(backend);
     return backend;
   }
@@ -69,4 +78,20 @@ export class IsolatedStores {
     await this.buckets.cleanup();
     for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The settings `driver` reads from `env`.
+ * @throws Error naming every variable it refused.
+ */
+export function settingsFrom<S extends object>(
+  driver: MemoryDriver<MemoryBackend, S>,
+  env: Record<string, string>,
+): S {
+  const reader = new SettingsReader(env);
+  const settings = driver.readSettings(reader);
+  if (reader.problems.length > 0) {
+    throw new Error(`${driver.kind}: ${reader.problems.join('; ')}`);
+  }
+  return settings;
 }

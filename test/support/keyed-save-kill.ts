@@ -23,6 +23,13 @@ import {
  */
 export type KeyedSaveHold = 'messages' | 'key-copy';
 
+/**
+ * How the store writes a session and its key copy, where the saving process is held:
+ * - `file-renames`: each file is written under a temporary name and renamed into place;
+ * - `kv-publishes`: each key is a JetStream publish to `$KV.<bucket>.<key>`.
+ */
+export type KeyedSaveWrites = 'file-renames' | 'kv-publishes';
+
 /** The batch the killed process saves, and its key. */
 export const KILLED_TURN: readonly Message[] = [
   userMessage('the question the killed process saved'),
@@ -42,10 +49,11 @@ export async function saveAndKill(
   store: BackendSpec,
   session: string,
   hold: KeyedSaveHold,
+  writes: KeyedSaveWrites,
 ): Promise<void> {
   const child = spawn(
     process.execPath,
-    ['-r', '@swc-node/register', SCRIPT, JSON.stringify(store), session, hold],
+    ['-r', '@swc-node/register', SCRIPT, JSON.stringify(store), session, hold, writes],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -79,8 +87,9 @@ export type RawSessionReader = (store: BackendSpec, session: string) => Promise<
 export function describeKeyedSaveKill(
   name: string,
   harness: ConformanceHarness,
-  readRaw: RawSessionReader,
+  store: { writes: KeyedSaveWrites; readRaw: RawSessionReader },
 ): void {
+  const { writes, readRaw } = store;
   describe(`${name}: a keyed save killed mid-write (kill -9), then retried`, () => {
     let counter = 0;
     afterAll(() => harness.destroy?.());
@@ -95,7 +104,7 @@ export function describeKeyedSaveKill(
         const session = `killed-${at}-${process.pid}-${++counter}`;
         try {
           await (await created.backend.open(session)).save([userMessage('before')]);
-          await saveAndKill(created.spec!, session, at);
+          await saveAndKill(created.spec!, session, at, writes);
 
           const restarted = await openBackend(created.spec!);
           try {

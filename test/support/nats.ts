@@ -25,6 +25,7 @@ export class TestBuckets {
 
   /** Deletes the KV stream (and those next to it) of every bucket handed out (those never created are skipped). */
   async cleanup(): Promise<void> {
+    if (this.created.size === 0) return;
     const nc = await connect({ servers: this.url });
     try {
       const jsm = await nc.jetstreamManager();

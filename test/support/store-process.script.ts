@@ -1,7 +1,7 @@
 /**
  * One store process of a cross-process test: `store-process.script.ts <role> <store JSON> <session>
  * …args`. The roles are in `store-process.ts`; the store JSON is a `BackendSpec` of the conformance
- * harness, opened with its `openBackend`. It opens the store, prints `ready`, waits for `go` on
+ * harness, opened through the store's driver with its `openBackend`. It opens the store, prints `ready`, waits for `go` on
  * stdin, does its part and prints one JSON line with its result.
  */
 import {
@@ -13,8 +13,10 @@ import {
   userMessage,
   type SnapshotStore,
 } from '@agent-memory/memory';
-import { readyAndWaitForGo } from './child-script';
+import { postgresDriver } from '@agent-memory/memory/postgres';
 import { openBackend, type BackendSpec } from '@agent-memory/test-conformance';
+import { readyAndWaitForGo } from './child-script';
+import { settingsFrom } from './isolated-stores';
 import type {
   RacerResult,
   StoreProcessRole,
@@ -87,20 +89,17 @@ async function race(memory: SnapshotStore, upTo: number, summary: string): Promi
   }
 }
 
+/** Runs the memory migrations of the PostgreSQL table `spec`'s variables name. */
 async function migrate(spec: BackendSpec): Promise<{ applied: boolean }> {
-  if (spec.kind !== 'postgres') throw new Error('the migrate role needs a postgres store');
+  const { url, table } = settingsFrom(postgresDriver, spec.env);
   const { DataSource } = await import('typeorm');
   const { ensureMemorySchema, memoryMigrationsApplied } =
     await import('@agent-memory/memory/postgres');
-  const dataSource = await new DataSource({
-    type: 'postgres',
-    url: spec.url,
-    poolSize: 1,
-  }).initialize();
+  const dataSource = await new DataSource({ type: 'postgres', url, poolSize: 1 }).initialize();
   try {
     await readyAndWaitForGo();
-    await ensureMemorySchema(dataSource, spec.table);
-    return { applied: await memoryMigrationsApplied(dataSource, spec.table) };
+    await ensureMemorySchema(dataSource, table ?? undefined);
+    return { applied: await memoryMigrationsApplied(dataSource, table ?? undefined) };
   } finally {
     await dataSource.destroy();
   }
@@ -115,8 +114,8 @@ async function main(): Promise<unknown> {
   ];
   const spec = JSON.parse(storeJson) as BackendSpec;
   if (role === 'migrate') return migrate(spec);
-  // The conformance harness's factory, with a small pool: many of these processes run at once.
-  const backend = await openBackend(spec, { poolSize: 2 });
+  // The conformance harness's factory, with the spec's child options: many of these run at once.
+  const backend = await openBackend(spec, { childProcess: true });
   try {
     const memory = await backend.open(session);
     await memory.loadSnapshot();

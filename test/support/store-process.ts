@@ -1,7 +1,8 @@
 /**
  * The parent's side of `store-process.script.ts`, the one script the cross-process tests of every
  * store run as separate OS processes (with `startScript` from `child-script.ts`). Each process
- * opens the store with the conformance harness's factory (`openBackend` of a `BackendSpec`).
+ * opens the store through its driver with the conformance harness's factory (`openBackend` of a
+ * `BackendSpec`).
  */
 import { join } from 'node:path';
 import type { BackendSpec } from '@agent-memory/test-conformance';
@@ -20,7 +21,7 @@ export type StoreProcessRole =
   | 'snapshot-racer'
   /** `compactor <keepRecent>`: compacts once (offline summariser, threshold 1 token). */
   | 'compactor'
-  /** `migrate` (postgres only): runs the memory migrations of the table. */
+  /** `migrate` (a PostgreSQL spec only): runs the memory migrations of its table. */
   | 'migrate';
 
 /** What each role prints. */

@@ -23,8 +23,7 @@ export function thirdPartyBackend(
 ): MemoryBackend {
   const sessions = jsonFileBackend({ dir: folder.dir, pruneCompacted: options.pruneCompacted });
   return {
-    // The library's kinds are a closed list until stores describe themselves.
-    kind: 'third-party' as MemoryBackend['kind'],
+    kind: 'third-party',
     open: (sessionId) => sessions.open(sessionId),
     list: (query) => sessions.list(query),
     erase: (query) => sessions.erase(query),

@@ -1,12 +1,11 @@
 import { Logger } from '@nestjs/common';
-import type { MemoryBackend } from '@agent-memory/memory';
+import { innermostBackend, type MemoryBackend } from '@agent-memory/memory';
 import type {
   Embedder,
   RecallBackend,
   RecallOperation,
   VectorStore,
 } from '@agent-memory/memory/rag';
-import type { DataSource } from 'typeorm';
 import type { RecallConfig } from './recall-config';
 
 /** The embedder `MEMORY_RECALL_EMBEDDER` names. `/rag` is loaded only when recall is on. */
@@ -42,7 +41,9 @@ export async function recallStoreFromConfig(
   const rag = await import('@agent-memory/memory/rag');
   if (config.store === 'memory') return new rag.InMemoryVectorStore(dimensions);
   const options = { dimensions, ...(config.pgTable ? { table: config.pgTable } : {}) };
-  const shared = (backend as { dataSource?: DataSource }).dataSource;
+  const { isPostgresBackend } = await import('@agent-memory/memory/postgres');
+  const store = innermostBackend(backend);
+  const shared = isPostgresBackend(store) ? store.dataSource : null;
   if (shared && shared.options.type === 'postgres' && shared.options.url === config.databaseUrl) {
     return rag.PgVectorStore.open(shared, options);
   }

@@ -6,9 +6,10 @@
 import { describeCompactionJobStoreConformance } from '@agent-memory/conformance';
 import {
   inMemoryJobStoreInitializer,
-  jsonFileJobStoreInitializer,
-  natsJobStoreInitializer,
-  postgresJobStoreInitializer,
+  jobStoreInitializer,
+  jsonFileInitializer,
+  natsInitializer,
+  postgresInitializer,
 } from '@agent-memory/test-conformance';
 import type { CompactionJob } from '../core/compaction-job';
 import { InMemoryCompactionJobStore } from './in-memory-compaction-job.store';
@@ -34,9 +35,10 @@ function job(id: string, state: CompactionJob['state']): CompactionJob {
 }
 
 describeCompactionJobStoreConformance(inMemoryJobStoreInitializer());
-describeCompactionJobStoreConformance(postgresJobStoreInitializer());
-describeCompactionJobStoreConformance(natsJobStoreInitializer());
-describeCompactionJobStoreConformance(jsonFileJobStoreInitializer());
+// Each store's jobs next to a backend of its own, opened by its driver.
+describeCompactionJobStoreConformance(jobStoreInitializer('PostgreSQL', postgresInitializer()));
+describeCompactionJobStoreConformance(jobStoreInitializer('NATS', natsInitializer()));
+describeCompactionJobStoreConformance(jobStoreInitializer('JSON file', jsonFileInitializer()));
 
 describe('shared compaction jobs', () => {
   const replicas: SharedCompactionJobs[] = [];

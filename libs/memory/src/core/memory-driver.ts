@@ -28,6 +28,12 @@ export interface DriverContext {
    * not even housekeeping files.
    */
   readOnly?: boolean;
+  /**
+   * Options of the store's own factory (`postgresBackend`, `natsBackend`, …) that no setting
+   * covers, such as `pruneCompacted` or a pool size: passed to the factory after the settings,
+   * so one of the same name wins. The factory checks them as it checks any option.
+   */
+  options?: Readonly<Record<string, unknown>>;
 }
 
 /** Options of {@link MemoryDriver.auditLog}. */
@@ -40,6 +46,11 @@ export interface AuditLogSatelliteOptions {
 export interface CompactionJobStoreSatelliteOptions {
   /** How long a job's state is kept after its last change (ms); the store's default otherwise. */
   ttlMs?: number;
+  /**
+   * The clock (epoch ms) a job's time to live is counted on, for tests that move time by hand;
+   * default `Date.now`. A store whose server keeps the time (NATS) ignores it.
+   */
+  now?: () => number;
 }
 
 /**

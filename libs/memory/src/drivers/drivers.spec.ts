@@ -3,6 +3,11 @@
  * checks): it reads exactly the variables it lists, names what is missing or bad, never shows a
  * URL, and finds its store under any decorator; a driver of your own plugs in the same way.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IsolatedStores } from '@agent-memory/test-support/isolated-stores';
+import { userMessage } from '../core/message';
 import { instrumentBackend } from '../observability/instrumented.backend';
 import { HashedNgramEmbedder } from '../rag/hashed-ngram.embedder';
 import { InMemoryVectorStore } from '../rag/in-memory-vector.store';
@@ -94,6 +99,36 @@ describe('the built-in drivers', () => {
       const described = driver.describeSettings(driver.readSettings(new SettingsReader(env)));
       expect(described).not.toContain('s3cret');
       expect(described).not.toMatch(/:\/\//);
+    }
+  });
+});
+
+describe('options of a store’s factory, through DriverContext.options', () => {
+  const stores = new IsolatedStores('driver_options');
+  afterAll(() => stores.cleanup());
+
+  it.each(BUILT_IN_DRIVERS.map((driver) => [driver.kind, driver] as const))(
+    '%s: reach the factory (pruneCompacted on, then off)',
+    async (_kind, driver) => {
+      const kept: number[][] = [];
+      for (const pruneCompacted of [true, false]) {
+        const backend = await stores.create(driver, { options: { pruneCompacted } });
+        const memory = await backend.open('pruned');
+        await memory.save([userMessage('one'), userMessage('two'), userMessage('three')]);
+        await memory.saveSnapshot({ summary: 'one and two' }, 2, null);
+        kept.push((await memory.entries()).map((entry) => entry.cursor));
+      }
+      expect(kept).toEqual([[3], [1, 2, 3]]);
+    },
+  );
+
+  it('win over the settings of the same name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-driver-options-'));
+    try {
+      const backend = await stores.create(jsonFileDriver, { options: { dir } });
+      expect(backend.dir).toBe(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

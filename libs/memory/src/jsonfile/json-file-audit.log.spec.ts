@@ -1,8 +1,4 @@
 import { describeAuditLogConformance } from '@agent-memory/conformance';
-import {
-  auditLogInitializer,
-  jsonFileAuditLog,
-  jsonFileInitializer,
-} from '@agent-memory/test-conformance';
+import { auditLogInitializer, jsonFileInitializer } from '@agent-memory/test-conformance';
 
-describeAuditLogConformance(auditLogInitializer(jsonFileInitializer(), jsonFileAuditLog));
+describeAuditLogConformance(auditLogInitializer(jsonFileInitializer()));

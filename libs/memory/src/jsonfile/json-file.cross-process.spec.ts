@@ -1,6 +1,7 @@
 import { JsonFileMemory, userMessage, assistantMessage } from '@agent-memory/memory';
+import { jsonFileDriver } from './json-file.driver';
 import { texts } from '@agent-memory/conformance';
-import { type BackendSpec } from '@agent-memory/test-conformance';
+import { backendSpec } from '@agent-memory/test-conformance';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A store process on session `session` of the folder, i.e. the file `<dir>/<session>.json`. */
 function startChild<T>(role: StoreProcessRole, session: string, ...args: (string | number)[]) {
-  const spec: BackendSpec = { kind: 'jsonfile', dir };
+  const spec = backendSpec(jsonFileDriver, { MEMORY_DIR: dir });
   return startScript<T>(STORE_PROCESS_SCRIPT, storeProcessArgs(role, spec, session, ...args));
 }
 

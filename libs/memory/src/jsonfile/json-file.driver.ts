@@ -61,6 +61,7 @@ export const jsonFileDriver: MemoryDriver<JsonFileBackend, JsonFileSettings> = {
     return jsonFileBackend({
       dir: settings.dir,
       minFreeBytes: settings.minFreeMb * 1024 * 1024,
+      ...context.options,
       observer: context.observer,
       readOnly: context.readOnly ?? false,
     });
@@ -76,6 +77,7 @@ export const jsonFileDriver: MemoryDriver<JsonFileBackend, JsonFileSettings> = {
     new JsonFileCompactionJobStore({
       dir: join(backend.dir, JSON_FILE_JOBS_FOLDER),
       ttlMs: options.ttlMs ?? DEFAULT_COMPACTION_JOB_TTL_MS,
+      now: options.now,
     }),
   leaseStore: async (backend) =>
     new JsonFileLeaseStore({ dir: join(backend.dir, JSON_FILE_LEASES_FOLDER) }),

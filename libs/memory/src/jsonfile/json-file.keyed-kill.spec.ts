@@ -5,9 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jsonFileHarness } from '@agent-memory/test-conformance';
+import { settingsFrom } from '@agent-memory/test-support/isolated-stores';
 import { describeKeyedSaveKill } from '@agent-memory/test-support/keyed-save-kill';
+import { jsonFileDriver } from './json-file.driver';
 
-describeKeyedSaveKill('JsonFileMemory', jsonFileHarness(), async (store, session) => {
-  if (store.kind !== 'jsonfile') throw new Error('a JSON-file store');
-  return JSON.parse(await readFile(join(store.dir, `${session}.json`), 'utf8'));
+describeKeyedSaveKill('JsonFileMemory', jsonFileHarness(), {
+  writes: 'file-renames',
+  readRaw: async (store, session) => {
+    const { dir } = settingsFrom(jsonFileDriver, store.env);
+    return JSON.parse(await readFile(join(dir, `${session}.json`), 'utf8'));
+  },
 });

@@ -1,4 +1,4 @@
 import { describeAuditLogConformance } from '@agent-memory/conformance';
-import { auditLogInitializer, natsAuditLog, natsInitializer } from '@agent-memory/test-conformance';
+import { auditLogInitializer, natsInitializer } from '@agent-memory/test-conformance';
 
-describeAuditLogConformance(auditLogInitializer(natsInitializer(), natsAuditLog));
+describeAuditLogConformance(auditLogInitializer(natsInitializer()));

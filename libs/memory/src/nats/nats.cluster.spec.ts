@@ -1,6 +1,6 @@
-import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
+import { natsBackend, natsDriver, type NatsBackend } from '@agent-memory/memory/nats';
 import { texts } from '@agent-memory/conformance';
-import { type BackendSpec } from '@agent-memory/test-conformance';
+import { backendSpec } from '@agent-memory/test-conformance';
 import { startScript, runTogether } from '@agent-memory/test-support/child-script';
 import {
   startThrowawayNatsCluster,
@@ -68,15 +68,19 @@ describe('NatsMemory on a three-node JetStream cluster', () => {
     expect(status.bucket).toBe('cluster_sessions');
 
     const session = 'cluster-turns';
-    const store: BackendSpec = {
-      kind: 'nats',
-      servers: cluster.urls,
-      bucket: backend.bucket,
-      timeoutMs: 2000,
-      // The budget counts the election's unanswered requests too; five processes writing one
-      // session through it on a busy machine can spend the default 10 s losing races after them.
-      writeBudgetMs: 30_000,
-    };
+    const store = backendSpec(
+      natsDriver,
+      {
+        NATS_URL: cluster.urls[0]!,
+        MEMORY_NATS_BUCKET: backend.bucket,
+        MEMORY_NATS_TIMEOUT_MS: '2000',
+        // The budget counts the election's unanswered requests too; five processes writing one
+        // session through it on a busy machine can spend the default 10 s losing races after them.
+        MEMORY_NATS_WRITE_BUDGET_MS: '30000',
+      },
+      // Every server of the cluster, so that a process reconnects past the stopped one.
+      { servers: cluster.urls },
+    );
     const runs = Array.from({ length: KEYED_WRITERS + 1 }, (_, w) =>
       startScript<TurnWriterResult>(
         STORE_PROCESS_SCRIPT,

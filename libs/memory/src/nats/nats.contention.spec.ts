@@ -1,5 +1,7 @@
 import { natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { texts } from '@agent-memory/conformance';
+import { backendSpec } from '@agent-memory/test-conformance';
+import { natsDriver } from './nats.driver';
 import { runTogether, startScript } from '@agent-memory/test-support/child-script';
 import { TestBuckets } from '@agent-memory/test-support/nats';
 import {
@@ -32,7 +34,11 @@ describe('NatsMemory under contention from OS processes', () => {
           STORE_PROCESS_SCRIPT,
           storeProcessArgs(
             'turn-writer',
-            { kind: 'nats', servers: testNatsUrl(), bucket: backend.bucket, timeoutMs: 2000 },
+            backendSpec(natsDriver, {
+              NATS_URL: testNatsUrl(),
+              MEMORY_NATS_BUCKET: backend.bucket,
+              MEMORY_NATS_TIMEOUT_MS: '2000',
+            }),
             session,
             w,
             TURNS,

@@ -93,6 +93,7 @@ export const natsDriver: MemoryDriver<NatsBackend, NatsSettings> = {
       bucket: settings.bucket,
       timeoutMs: settings.timeoutMs,
       writeBudgetMs: settings.writeBudgetMs,
+      ...context.options,
       observer: context.observer,
     });
   },

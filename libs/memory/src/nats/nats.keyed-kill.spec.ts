@@ -5,15 +5,20 @@
  */
 import { connect } from 'nats';
 import { natsHarness } from '@agent-memory/test-conformance';
+import { settingsFrom } from '@agent-memory/test-support/isolated-stores';
 import { describeKeyedSaveKill } from '@agent-memory/test-support/keyed-save-kill';
+import { natsDriver } from './nats.driver';
 
-describeKeyedSaveKill('NatsMemory', natsHarness(), async (store, session) => {
-  if (store.kind !== 'nats') throw new Error('a NATS store');
-  const nc = await connect({ servers: store.servers });
-  try {
-    const kv = await nc.jetstream().views.kv(store.bucket);
-    return (await kv.get(session))!.json();
-  } finally {
-    await nc.close();
-  }
+describeKeyedSaveKill('NatsMemory', natsHarness(), {
+  writes: 'kv-publishes',
+  readRaw: async (store, session) => {
+    const { url, bucket } = settingsFrom(natsDriver, store.env);
+    const nc = await connect({ servers: url });
+    try {
+      const kv = await nc.jetstream().views.kv(bucket);
+      return (await kv.get(session))!.json();
+    } finally {
+      await nc.close();
+    }
+  },
 });

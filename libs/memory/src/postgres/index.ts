@@ -44,6 +44,7 @@ export { PostgresLeaseStore, leasesTable } from './postgres-lease.store';
 export { CreateLeases1765500000000 } from './migrations/create-leases.migration';
 export {
   postgresDriver,
+  isPostgresBackend,
   loadPostgresModule,
   POSTGRES_PEERS,
   type PostgresSettings,

@@ -1,9 +1,5 @@
 import { describeAuditLogConformance } from '@agent-memory/conformance';
-import {
-  auditLogInitializer,
-  postgresAuditLog,
-  postgresInitializer,
-} from '@agent-memory/test-conformance';
+import { auditLogInitializer, postgresInitializer } from '@agent-memory/test-conformance';
 
 // The store's backends run the memory migrations, which create the `<table>_audit` table.
-describeAuditLogConformance(auditLogInitializer(postgresInitializer(), postgresAuditLog));
+describeAuditLogConformance(auditLogInitializer(postgresInitializer()));

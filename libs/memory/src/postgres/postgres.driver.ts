@@ -43,6 +43,17 @@ const DATABASE_URL: RequiredSetting = {
 const tableOf = (table: string | null) => table ?? DEFAULT_MEMORY_TABLE;
 
 /**
+ * Whether `backend`, a store with its decorators taken off (`innermostBackend`), is a PostgreSQL
+ * store: then its `dataSource` and `tables` can be read.
+ */
+export function isPostgresBackend(backend: MemoryBackend): backend is PostgresBackend {
+  return (
+    backend.kind === 'postgres' &&
+    typeof (backend as Partial<PostgresBackend>).schemaStatus === 'function'
+  );
+}
+
+/**
  * The PostgreSQL store (`postgresBackend`): sessions in `<table>`, `<table>_snapshots`, … and next
  * to them the audit log (`<table>_audit`), the compaction jobs (`<table>_jobs`) and the leases
  * (`<table>_leases`). Needs the packages `typeorm` and `pg`, loaded only by `create`.
@@ -74,17 +85,16 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
     };
   },
   describeSettings: (settings) => `the PostgreSQL table "${tableOf(settings.table)}"`,
-  async create(settings) {
+  async create(settings, context = {}) {
     const { postgresBackend } = await loadPostgresModule(() => import('./postgres.backend'));
     return postgresBackend({
       url: settings.url,
       ...(settings.table ? { table: settings.table } : {}),
       ensureSchema: settings.ensureSchema,
+      ...context.options,
     });
   },
-  owns: (backend: MemoryBackend) =>
-    backend.kind === 'postgres' &&
-    typeof (backend as Partial<PostgresBackend>).schemaStatus === 'function',
+  owns: isPostgresBackend,
   describe: (backend) => `PostgreSQL (table "${backend.tables.table}")`,
   async readiness(backend) {
     const table = backend.tables.table;
@@ -113,9 +123,9 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
     const { PostgresAuditLog } = await import('./postgres-audit.log');
     return new PostgresAuditLog(backend.dataSource, { table: backend.tables.table, limits });
   },
-  async compactionJobStore(backend) {
+  async compactionJobStore(backend, options = {}) {
     const { PostgresCompactionJobStore } = await import('./postgres-compaction-job.store');
-    return new PostgresCompactionJobStore(backend.dataSource, backend.tables.table);
+    return new PostgresCompactionJobStore(backend.dataSource, backend.tables.table, options.now);
   },
   async leaseStore(backend) {
     const { PostgresLeaseStore } = await import('./postgres-lease.store');

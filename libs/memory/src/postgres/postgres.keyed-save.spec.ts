@@ -7,8 +7,14 @@ import {
   type Message,
   type SaveResult,
 } from '@agent-memory/memory';
-import { PostgresMemory, memoryTableNames, postgresBackend } from '@agent-memory/memory/postgres';
+import {
+  PostgresMemory,
+  memoryTableNames,
+  postgresBackend,
+  postgresDriver,
+} from '@agent-memory/memory/postgres';
 import { texts } from '@agent-memory/conformance';
+import { backendSpec } from '@agent-memory/test-conformance';
 import { runTogether, startScript } from '@agent-memory/test-support/child-script';
 import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import {
@@ -193,7 +199,7 @@ describe('PostgresMemory keyed saves', () => {
   it('keeps exactly one copy of each keyed turn when two processes save the same keyed turns at once, and after a restart', async () => {
     const table = schemas.nextTable();
     const backend = await postgresBackend({ dataSource, table });
-    const spec = { kind: 'postgres' as const, url: schemas.url, table };
+    const spec = backendSpec(postgresDriver, { DATABASE_URL: schemas.url, MEMORY_PG_TABLE: table });
     const turns = 30;
     const writers = (count: number) =>
       runTogether(

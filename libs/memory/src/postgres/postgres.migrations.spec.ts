@@ -8,8 +8,10 @@ import {
   memoryMigrationsApplied,
   PostgresMemory,
   postgresBackend,
+  postgresDriver,
 } from '@agent-memory/memory/postgres';
 import { userMessage, type SaveResult } from '@agent-memory/memory';
+import { backendSpec } from '@agent-memory/test-conformance';
 import { TestSchemas, useTestDataSource } from '@agent-memory/test-support/postgres';
 import { runTogether, startScript } from '@agent-memory/test-support/child-script';
 import { STORE_PROCESS_SCRIPT, storeProcessArgs } from '@agent-memory/test-support/store-process';
@@ -141,7 +143,11 @@ describe('the memory migrations', () => {
       [1, 2, 3, 4].map(() =>
         startScript<{ applied: boolean }>(
           STORE_PROCESS_SCRIPT,
-          storeProcessArgs('migrate', { kind: 'postgres', url: schemas.url, table }, ''),
+          storeProcessArgs(
+            'migrate',
+            backendSpec(postgresDriver, { DATABASE_URL: schemas.url, MEMORY_PG_TABLE: table }),
+            '',
+          ),
         ),
       ),
     );

@@ -34,7 +34,8 @@ export const simpleDriver: MemoryDriver<SimpleBackend, SimpleSettings> = {
     capacity: reader.integer('MEMORY_SIMPLE_CAPACITY', DEFAULT_SIMPLE_CAPACITY, 1),
   }),
   describeSettings: () => 'the in-process store',
-  create: async (settings) => simpleBackend({ capacity: settings.capacity }),
+  create: async (settings, context = {}) =>
+    simpleBackend({ capacity: settings.capacity, ...context.options }),
   owns: (backend: MemoryBackend) =>
     backend.kind === 'simple' && typeof (backend as Partial<SimpleBackend>).capacity === 'number',
   describe: () => 'the in-process store',

@@ -1,32 +1,32 @@
 /**
  * A Nest app written the way the README tells a user to: the package is imported by name only,
  * the backend comes from a factory (nothing connects at import time), the health indicator from
- * `MemoryHealthModule`. `MEMORY_BACKEND_KIND` picks `jsonfile` (MEMORY_DIR) or `postgres`
- * (DATABASE_URL, MEMORY_PG_TABLE).
+ * `MemoryHealthModule`. `MEMORY_BACKEND` names the store's driver (`jsonfile` with MEMORY_DIR,
+ * `postgres` with DATABASE_URL and MEMORY_PG_TABLE, …), which reads its own variables.
  */
 import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import {
   assistantMessage,
-  jsonFileBackend,
+  BUILT_IN_DRIVERS,
   MemoryModule,
   MemoryService,
+  requireDriver,
+  SettingsReader,
   userMessage,
   type MemoryBackend,
   type Message,
 } from '@agent-memory/memory';
 import { MemoryBackendHealthIndicator, MemoryHealthModule } from '@agent-memory/memory/health';
 import { toChatCompletionMessages, type ChatCompletionMessage } from '@agent-memory/memory/openai';
-import { postgresBackend } from '@agent-memory/memory/postgres';
 
-function backendFromEnv(): Promise<MemoryBackend> | MemoryBackend {
-  if (process.env.MEMORY_BACKEND_KIND === 'postgres') {
-    return postgresBackend({
-      url: process.env.DATABASE_URL!,
-      table: process.env.MEMORY_PG_TABLE,
-    });
-  }
-  return jsonFileBackend({ dir: process.env.MEMORY_DIR! });
+/** The store `MEMORY_BACKEND` names (default `jsonfile`), built by its driver from its variables. */
+async function backendFromEnv(): Promise<MemoryBackend> {
+  const driver = requireDriver(BUILT_IN_DRIVERS, process.env.MEMORY_BACKEND ?? 'jsonfile');
+  const reader = new SettingsReader(process.env);
+  const settings = driver.readSettings(reader);
+  if (reader.problems.length > 0) throw new Error(reader.problems.join('; '));
+  return driver.create(settings);
 }
 
 @Controller('chat')
