@@ -4,48 +4,13 @@
  * harness, opened through the store's driver with its `openBackend`. It opens the store, prints `ready`, waits for `go` on
  * stdin, does its part and prints one JSON line with its result.
  */
-import {
-  ConcurrentUpdateError,
-  ExtractiveSummarizer,
-  MemoryError,
-  SummaryCompactor,
-  assistantMessage,
-  userMessage,
-  type SnapshotStore,
-} from '@agent-memory/memory';
+import { ConcurrentUpdateError, MemoryError, type SnapshotStore } from '@agent-memory/memory';
 import { postgresDriver } from '@agent-memory/memory/postgres';
 import { openBackend, type BackendSpec } from '@agent-memory/test-conformance';
+import { playStoreRole, turnOf } from '../../libs/conformance/src/processes/store-roles';
 import { readyAndWaitForGo } from './child-script';
 import { settingsFrom } from './isolated-stores';
-import type {
-  RacerResult,
-  StoreProcessRole,
-  TurnWriterResult,
-  WriterResult,
-} from './store-process';
-
-/** Turn `i` of writer `writer`: `w<writer>-q<i>`, `w<writer>-a<i>`. */
-const turnOf = (writer: string, i: number) => [
-  userMessage(`w${writer}-q${i}`),
-  assistantMessage(`w${writer}-a${i}`),
-];
-
-async function write(memory: SnapshotStore, writer: string, turns: number): Promise<WriterResult> {
-  let retries = 0;
-  for (let i = 0; i < turns; i++) {
-    const turn = turnOf(writer, i);
-    for (;;) {
-      try {
-        await memory.save(turn);
-        break;
-      } catch (error) {
-        if (!(error instanceof ConcurrentUpdateError)) throw error;
-        retries++;
-      }
-    }
-  }
-  return { writer, retries };
-}
+import type { StoreProcessRole, TurnWriterResult } from './store-process';
 
 async function writeOnce(
   memory: SnapshotStore,
@@ -79,16 +44,6 @@ async function writeOnce(
   return result;
 }
 
-async function race(memory: SnapshotStore, upTo: number, summary: string): Promise<RacerResult> {
-  try {
-    await memory.saveSnapshot({ summary }, upTo, null);
-    return { outcome: 'won' };
-  } catch (error) {
-    if (!(error instanceof MemoryError)) throw error;
-    return { outcome: 'lost', code: error.code };
-  }
-}
-
 /** Runs the memory migrations of the PostgreSQL table `spec`'s variables name. */
 async function migrate(spec: BackendSpec): Promise<{ applied: boolean }> {
   const { url, table } = settingsFrom(postgresDriver, spec.env);
@@ -120,22 +75,10 @@ async function main(): Promise<unknown> {
     const memory = await backend.open(session);
     await memory.loadSnapshot();
     await readyAndWaitForGo();
-    switch (role) {
-      case 'writer':
-        return await write(memory, args[0]!, Number(args[1]));
-      case 'turn-writer':
-        return await writeOnce(memory, args[0]!, Number(args[1]), args[2] === 'keyed');
-      case 'snapshot-racer':
-        return await race(memory, Number(args[0]), args[1]!);
-      case 'compactor': {
-        const compactor = new SummaryCompactor(new ExtractiveSummarizer(), {
-          keepRecent: Number(args[0]),
-        });
-        return await compactor.compact(memory, { thresholdTokens: 1 });
-      }
-      default:
-        throw new Error(`unknown role "${String(role)}"`);
+    if (role === 'turn-writer') {
+      return await writeOnce(memory, args[0]!, Number(args[1]), args[2] === 'keyed');
     }
+    return await playStoreRole(memory, role, args);
   } finally {
     await backend.close();
   }

@@ -24,12 +24,8 @@ export type StoreProcessRole =
   /** `migrate` (a PostgreSQL spec only): runs the memory migrations of its table. */
   | 'migrate';
 
-/** What each role prints. */
-export interface WriterResult {
-  writer: string;
-  /** Saves tried again after a `ConcurrentUpdateError`. */
-  retries: number;
-}
+/** What each role prints: the package's roles print what its processes suite reads. */
+export type { RacerResult, WriterResult } from '../../libs/conformance/src/processes/store-process';
 export interface TurnWriterResult {
   writer: string;
   /** The turn numbers whose save resolved: each must be stored. A turn that failed may or may not be. */
@@ -43,12 +39,6 @@ export interface TurnWriterResult {
   /** The longest a save took, resolved or not (ms). */
   slowestMs: number;
 }
-export interface RacerResult {
-  outcome: 'won' | 'lost';
-  /** The loser's error code, such as `SNAPSHOT_CONFLICT`. */
-  code?: string;
-}
-
 /** The script, for `startScript(STORE_PROCESS_SCRIPT, storeProcessArgs(…))`. */
 export const STORE_PROCESS_SCRIPT = join(__dirname, 'store-process.script.ts');
 

@@ -4,46 +4,11 @@
  * `openStorage` of the store's process module, prints `ready`, waits for `go` on stdin, does its
  * part and prints one JSON line with its result.
  */
-import {
-  ConcurrentUpdateError,
-  ExtractiveSummarizer,
-  MemoryError,
-  SummaryCompactor,
-  assistantMessage,
-  userMessage,
-  type SnapshotStore,
-} from '@agent-memory/memory';
 import type { MemoryBackendInitializer, ProcessModule } from '../initializer';
 import { exportOf, loadModule } from '../module-loader';
 import { readyAndWaitForGo } from '../support/child-script';
-import type { RacerResult, StoreProcessRole, WriterResult } from './store-process';
-
-async function write(memory: SnapshotStore, writer: string, turns: number): Promise<WriterResult> {
-  let retries = 0;
-  for (let i = 0; i < turns; i++) {
-    const turn = [userMessage(`w${writer}-q${i}`), assistantMessage(`w${writer}-a${i}`)];
-    for (;;) {
-      try {
-        await memory.save(turn);
-        break;
-      } catch (error) {
-        if (!(error instanceof ConcurrentUpdateError)) throw error;
-        retries++;
-      }
-    }
-  }
-  return { writer, retries };
-}
-
-async function race(memory: SnapshotStore, upTo: number, summary: string): Promise<RacerResult> {
-  try {
-    await memory.saveSnapshot({ summary }, upTo, null);
-    return { outcome: 'won' };
-  } catch (error) {
-    if (!(error instanceof MemoryError)) throw error;
-    return { outcome: 'lost', code: error.code };
-  }
-}
+import type { StoreProcessRole } from './store-process';
+import { playStoreRole } from './store-roles';
 
 async function main(): Promise<unknown> {
   const [moduleJson, role, storageJson, session, ...args] = process.argv.slice(2) as [
@@ -66,20 +31,7 @@ async function main(): Promise<unknown> {
     const memory = await backend.open(session);
     await memory.loadSnapshot();
     await readyAndWaitForGo();
-    switch (role) {
-      case 'writer':
-        return await write(memory, args[0]!, Number(args[1]));
-      case 'snapshot-racer':
-        return await race(memory, Number(args[0]), args[1]!);
-      case 'compactor': {
-        const compactor = new SummaryCompactor(new ExtractiveSummarizer(), {
-          keepRecent: Number(args[0]),
-        });
-        return await compactor.compact(memory, { thresholdTokens: 1 });
-      }
-      default:
-        throw new Error(`unknown role "${String(role)}"`);
-    }
+    return await playStoreRole(memory, role, args);
   } finally {
     await backend.close();
   }
