@@ -50,9 +50,14 @@ interface CheckpointRow {
 export class PostgresCheckpointStorage implements CheckpointStorage {
   private readonly sql: ReturnType<typeof statements>;
 
+  /**
+   * @param opts.preparedStatements false runs every statement unnamed, as the store does behind a
+   *   pooler in transaction mode (PgBouncer before 1.21); default true.
+   */
   constructor(
     private readonly dataSource: DataSource,
     names: MemoryTableNames,
+    private readonly opts: { preparedStatements?: boolean } = {},
   ) {
     this.sql = statements(checkpointTables(names));
   }
@@ -173,7 +178,9 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
   }
 
   private query(operation: string, threadId: string | null, text: string, values: unknown[]) {
-    return pgRequest(operation, threadId, () => preparedQuery(this.dataSource, text, values));
+    return pgRequest(operation, threadId, () =>
+      preparedQuery(this.dataSource, text, values, this.opts.preparedStatements ?? true),
+    );
   }
 }
 

@@ -79,6 +79,8 @@ export interface PostgresBackend extends MemoryBackend {
   readonly dataSource: DataSource;
   /** The validated table names. */
   readonly tables: MemoryTableNames;
+  /** Whether statements are prepared by name (false behind a pooler in transaction mode). */
+  readonly preparedStatements: boolean;
   /**
    * Whether the tables, columns and triggers the store needs exist, whoever ran the migrations and
    * wherever they were recorded (`ensureSchema`, the CLI, or the app's DataSource).
@@ -143,12 +145,15 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
   const sql = statements(tables);
   const prepared = options.preparedStatements ?? true;
 
-  const checkpoints = new PostgresCheckpointStorage(dataSource, tables);
+  const checkpoints = new PostgresCheckpointStorage(dataSource, tables, {
+    preparedStatements: prepared,
+  });
   return removingThreads<PostgresBackend>(
     {
       kind: 'postgres',
       dataSource,
       tables,
+      preparedStatements: prepared,
       open: (sessionId) => PostgresMemory.open(dataSource, sessionId, storeOptions),
 
       async list(q: ListSessionsQuery): Promise<SessionPage> {

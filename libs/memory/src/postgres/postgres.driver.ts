@@ -134,6 +134,8 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
   storagePath: () => null,
   async checkpoints(backend) {
     const { PostgresCheckpointStorage } = await import('./postgres-checkpoint.storage');
-    return new PostgresCheckpointStorage(backend.dataSource, backend.tables);
+    return new PostgresCheckpointStorage(backend.dataSource, backend.tables, {
+      preparedStatements: backend.preparedStatements,
+    });
   },
 };

@@ -1,12 +1,16 @@
 /**
  * The store behind PgBouncer in transaction mode (the pooler hands each transaction whichever of
  * its two server connections is free): with `preparedStatements: false`, concurrent writers of one
- * session keep their turns contiguous, snapshots swap, counts and listing stay right. Migrations
- * run against PostgreSQL directly, as the README says.
+ * session keep their turns contiguous, snapshots swap, counts and listing stay right, and the
+ * LangGraph checkpointer's statements run unnamed too. Migrations run against PostgreSQL directly,
+ * as the README says.
  */
 import { assistantMessage, userMessage } from '@agent-memory/memory';
 import { postgresBackend, type PostgresBackend } from '@agent-memory/memory/postgres';
 import { texts } from '@agent-memory/conformance';
+import { MemoryCheckpointSaver } from '@agent-memory/memory/langgraph';
+import { HumanMessage } from '@langchain/core/messages';
+import { testAgentGraph } from '@agent-memory/test-support/langgraph-graph';
 import { startPgBouncer, type PgBouncer } from '@agent-memory/test-support/pgbouncer';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
 
@@ -86,5 +90,25 @@ describe('PostgresMemory behind PgBouncer in transaction mode, preparedStatement
     const page = await backend.list({ search: 'pooler' });
     expect(page.items.map((i) => [i.id, i.hasSnapshot, i.stored])).toEqual([['snap', true, 3]]);
     expect(await backend.schemaStatus()).toEqual({ ready: true, missing: [] });
+  });
+
+  it('keeps LangGraph threads of 4 graphs running at once, each on its own client connection', async () => {
+    // The checkpointer's statements would be prepared by name on one server connection and run
+    // on the other one by the pooler, as the store's would: it follows preparedStatements: false.
+    const saver = await MemoryCheckpointSaver.open(backend);
+    const graph = testAgentGraph(saver);
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, g) => {
+        const config = { configurable: { thread_id: `graph-${g}` } };
+        for (const q of ['one', 'two', 'three']) {
+          await graph.invoke({ messages: [new HumanMessage(q)] }, config);
+        }
+      }),
+    );
+    for (let g = 0; g < 4; g++) {
+      const tuple = await saver.getTuple({ configurable: { thread_id: `graph-${g}` } });
+      expect(tuple?.checkpoint.channel_values.messages).toHaveLength(12);
+      expect(await backend.inspect(`graph-${g}`)).toMatchObject({ messages: 12, stored: 12 });
+    }
   });
 });
