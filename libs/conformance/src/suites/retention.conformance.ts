@@ -6,7 +6,7 @@
 import {
   assistantMessage,
   canPruneCovered,
-  InMemoryCompactionJobStore,
+  InMemoryLeaseStore,
   RetentionSweeper,
   SessionChangedError,
   userMessage,
@@ -42,6 +42,28 @@ export function describeRetentionConformance(ctx: ConformanceContext): void {
       extra: Partial<RetentionSweeperOptions> = {},
     ): RetentionSweeper {
       return new RetentionSweeper(b, { policy, now: () => at, ...extra });
+    }
+
+    /**
+     * `b` whose `list` stops on its first call until `open()`: a sweep through `held` holds its
+     * lease while the test starts others; `listing` resolves once it is stopped there.
+     */
+    function heldAtFirstList(b: MemoryBackend) {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let listed!: () => void;
+      const listing = new Promise<void>((resolve) => (listed = resolve));
+      const held: MemoryBackend = new Proxy(b, {
+        get(target, property, receiver) {
+          if (property !== 'list') return Reflect.get(target, property, receiver);
+          return async (q: Parameters<MemoryBackend['list']>[0]) => {
+            listed();
+            await gate;
+            return target.list(q);
+          };
+        },
+      });
+      return { held, listing, open };
     }
 
     async function ids(b: MemoryBackend): Promise<string[]> {
@@ -191,57 +213,31 @@ export function describeRetentionConformance(ctx: ConformanceContext): void {
       expect(await ids(b)).toEqual([]);
     });
 
-    it('of two sweepers sharing a job store, only the one holding the lease works', async () => {
+    it('of two sweepers sharing a lease store, only the one holding the lease works', async () => {
       const b = await backend();
       const ids = [await sessionWith(b, 1), await sessionWith(b, 1)];
-      const jobs = new InMemoryCompactionJobStore();
-      let openGate!: () => void;
-      const gate = new Promise<void>((resolve) => (openGate = resolve));
-      let listed!: () => void;
-      const listing = new Promise<void>((resolve) => (listed = resolve));
+      const leases = new InMemoryLeaseStore();
       // The first sweeper's backend stops on its first page until the second has tried.
-      const held: MemoryBackend = new Proxy(b, {
-        get(target, property, receiver) {
-          if (property !== 'list') return Reflect.get(target, property, receiver);
-          return async (q: Parameters<MemoryBackend['list']>[0]) => {
-            listed();
-            await gate;
-            return target.list(q);
-          };
-        },
-      });
+      const { held, listing, open: openGate } = heldAtFirstList(b);
       const policy: RetentionPolicy = { maxIdle: '1s', action: 'delete' };
       const later = Date.now() + 60 * SECOND_MS;
-      const one = sweeper(held, policy, later, { jobs }).sweep();
+      const one = sweeper(held, policy, later, { leases }).sweep();
       await listing;
 
-      const two = await sweeper(b, policy, later, { jobs }).sweep();
+      const two = await sweeper(b, policy, later, { leases }).sweep();
       openGate();
 
       expect(two).toEqual({ expired: [], action: 'delete', dryRun: false, ran: false });
       expect([...(await one).expired].sort()).toEqual([...ids].sort());
       // Once the first is done the lease is free again.
-      expect((await sweeper(b, policy, later, { jobs }).sweep()).ran).toBe(true);
+      expect((await sweeper(b, policy, later, { leases }).sweep()).ran).toBe(true);
     });
 
     it('three sweeps at once on one sweeper: one runs, the others are refused and free nothing', async () => {
       const b = await backend();
       const all = [await sessionWith(b, 1), await sessionWith(b, 1)];
-      let openGate!: () => void;
-      const gate = new Promise<void>((resolve) => (openGate = resolve));
-      let listed!: () => void;
-      const listing = new Promise<void>((resolve) => (listed = resolve));
       // The sweep that gets the lease stops on its first page until the others have tried.
-      const held: MemoryBackend = new Proxy(b, {
-        get(target, property, receiver) {
-          if (property !== 'list') return Reflect.get(target, property, receiver);
-          return async (q: Parameters<MemoryBackend['list']>[0]) => {
-            listed();
-            await gate;
-            return target.list(q);
-          };
-        },
-      });
+      const { held, listing, open: openGate } = heldAtFirstList(b);
       const one = sweeper(held, { maxIdle: '1s', action: 'delete' }, Date.now() + 60 * SECOND_MS);
 
       const first = one.sweep();

@@ -21,6 +21,7 @@ import { SessionFiles, type SessionFilesOptions } from './session-files';
 import { inspectSessionFile } from './session-file';
 import { listSessionFiles, removeLeftovers } from './session-folder';
 import { SessionIndex } from './session-index';
+import type { CheckpointStorage } from '../core/checkpoint-storage.interface';
 import { removingThreads } from '../core/thread-cleanup';
 import { JsonFileCheckpointStorage } from './json-file-checkpoint.storage';
 import { asFileStoreErrors, JSON_FILE_STORE } from './write-all';
@@ -62,6 +63,8 @@ export interface JsonFileBackend extends MemoryBackend {
   readonly kind: 'jsonfile';
   /** The absolute folder of the session files (LangGraph threads are under `.langgraph/` in it). */
   readonly dir: string;
+  /** The LangGraph checkpoints of its threads (`@agent-memory/memory/langgraph`), in `.langgraph/`. */
+  readonly checkpointStorage: CheckpointStorage;
 }
 
 /**
@@ -124,11 +127,12 @@ export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBacken
     );
   };
 
-  let checkpoints: JsonFileCheckpointStorage | null = null;
+  const checkpointStorage = new JsonFileCheckpointStorage(dir);
   return removingThreads<JsonFileBackend>(
     {
       kind: 'jsonfile',
       dir,
+      checkpointStorage,
       async open(sessionId) {
         assertSessionId(sessionId);
         return open(sessionId);
@@ -169,7 +173,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBacken
       },
       async close() {},
     },
-    () => (checkpoints ??= new JsonFileCheckpointStorage(dir)),
+    () => checkpointStorage,
   );
 }
 

@@ -13,7 +13,6 @@ import {
 } from './json-file-compaction-job.store';
 import { jsonFileBackend, type JsonFileBackend } from './json-file.backend';
 import { JSON_FILE_LEASES_FOLDER, JsonFileLeaseStore } from './json-file-lease.store';
-import { JsonFileCheckpointStorage } from './json-file-checkpoint.storage';
 
 /** The JSON-file store's settings. */
 export interface JsonFileSettings {
@@ -82,7 +81,7 @@ export const jsonFileDriver: MemoryDriver<JsonFileBackend, JsonFileSettings> = {
   leaseStore: async (backend) =>
     new JsonFileLeaseStore({ dir: join(backend.dir, JSON_FILE_LEASES_FOLDER) }),
   storagePath: (backend) => backend.dir,
-  checkpoints: async (backend) => new JsonFileCheckpointStorage(backend.dir),
+  checkpoints: async (backend) => backend.checkpointStorage,
   async storedSessionIds(backend) {
     const names = await readdir(backend.dir);
     return names

@@ -19,6 +19,7 @@ import { listNatsSessions, type NatsListSource } from './nats-session.list';
 import { NatsMemory } from './nats.store';
 import { deleteNatsSessionJobs } from './nats-compaction-job.store';
 import { DEFAULT_NATS_TIMEOUT_MS } from './nats.defaults';
+import type { CheckpointStorage } from '../core/checkpoint-storage.interface';
 import { removingThreads } from '../core/thread-cleanup';
 import { NatsCheckpointStorage } from './nats-checkpoint.storage';
 
@@ -95,6 +96,8 @@ export interface NatsBackend extends MemoryBackend {
   readonly bucket: string;
   readonly connection: NatsConnection;
   readonly kv: KV;
+  /** The LangGraph checkpoints of its threads (`@agent-memory/memory/langgraph`), `_lg.*` keys of the bucket. */
+  readonly checkpointStorage: CheckpointStorage;
   /** Bucket and connection details, read within `timeoutMs`. */
   status(): Promise<NatsBackendStatus>;
 }
@@ -177,11 +180,12 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
     };
   }
 
-  const checkpoints = new NatsCheckpointStorage(kv, nc.info?.max_payload);
+  const checkpointStorage = new NatsCheckpointStorage(kv, nc.info?.max_payload);
   return removingThreads<NatsBackend>(
     {
       kind: 'nats',
       bucket: options.bucket,
+      checkpointStorage,
       connection: nc,
       kv,
       async open(sessionId) {
@@ -223,7 +227,7 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
         if (owned && !nc.isClosed()) await nc.drain();
       },
     },
-    () => checkpoints,
+    () => checkpointStorage,
   );
 }
 

@@ -127,8 +127,5 @@ export const natsDriver: MemoryDriver<NatsBackend, NatsSettings> = {
     });
   },
   storagePath: () => null,
-  async checkpoints(backend) {
-    const { NatsCheckpointStorage } = await import('./nats-checkpoint.storage');
-    return new NatsCheckpointStorage(backend.kv, backend.connection.info?.max_payload);
-  },
+  checkpoints: async (backend) => backend.checkpointStorage,
 };

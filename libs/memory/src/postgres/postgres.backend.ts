@@ -33,6 +33,7 @@ import {
   DEFAULT_PG_STATEMENT_TIMEOUT_MS,
 } from './postgres.defaults';
 import { compactionJobsTable } from './postgres-compaction-job.store';
+import type { CheckpointStorage } from '../core/checkpoint-storage.interface';
 import { removingThreads } from '../core/thread-cleanup';
 import { PostgresCheckpointStorage } from './postgres-checkpoint.storage';
 
@@ -79,8 +80,8 @@ export interface PostgresBackend extends MemoryBackend {
   readonly dataSource: DataSource;
   /** The validated table names. */
   readonly tables: MemoryTableNames;
-  /** Whether statements are prepared by name (false behind a pooler in transaction mode). */
-  readonly preparedStatements: boolean;
+  /** The LangGraph checkpoints of its threads (`@agent-memory/memory/langgraph`), in `<table>_lg_*`. */
+  readonly checkpointStorage: CheckpointStorage;
   /**
    * Whether the tables, columns and triggers the store needs exist, whoever ran the migrations and
    * wherever they were recorded (`ensureSchema`, the CLI, or the app's DataSource).
@@ -145,7 +146,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
   const sql = statements(tables);
   const prepared = options.preparedStatements ?? true;
 
-  const checkpoints = new PostgresCheckpointStorage(dataSource, tables, {
+  const checkpointStorage = new PostgresCheckpointStorage(dataSource, tables, {
     preparedStatements: prepared,
   });
   return removingThreads<PostgresBackend>(
@@ -153,7 +154,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
       kind: 'postgres',
       dataSource,
       tables,
-      preparedStatements: prepared,
+      checkpointStorage,
       open: (sessionId) => PostgresMemory.open(dataSource, sessionId, storeOptions),
 
       async list(q: ListSessionsQuery): Promise<SessionPage> {
@@ -265,7 +266,7 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
         if (owned && dataSource.isInitialized) await dataSource.destroy();
       },
     },
-    () => checkpoints,
+    () => checkpointStorage,
   );
 }
 

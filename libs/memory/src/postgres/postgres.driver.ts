@@ -132,10 +132,5 @@ export const postgresDriver: MemoryDriver<PostgresBackend, PostgresSettings> = {
     return new PostgresLeaseStore(backend.dataSource, backend.tables.table);
   },
   storagePath: () => null,
-  async checkpoints(backend) {
-    const { PostgresCheckpointStorage } = await import('./postgres-checkpoint.storage');
-    return new PostgresCheckpointStorage(backend.dataSource, backend.tables, {
-      preparedStatements: backend.preparedStatements,
-    });
-  },
+  checkpoints: async (backend) => backend.checkpointStorage,
 };
