@@ -7,6 +7,7 @@ import {
   assistantMessage,
   canPruneCovered,
   InMemoryLeaseStore,
+  KEEP_LOG_META_KEY,
   RetentionSweeper,
   SessionChangedError,
   userMessage,
@@ -192,6 +193,27 @@ export function describeRetentionConformance(ctx: ConformanceContext): void {
         expect((await b.inspect(plain))?.stored).toBe(4);
         // Already reduced: the next sweep has nothing left to drop and does not count it again.
         expect((await sweeper(b, policy, later + 60 * SECOND_MS).sweep()).expired).toEqual([]);
+      },
+    );
+
+    itPruning(true)(
+      'a session keeping its whole log (keep-log metadata) loses nothing to any pruning',
+      async () => {
+        const b = await backend({ pruneCompacted: true });
+        const id = await sessionWith(b, 3);
+        const store = await b.open(id);
+        await store.setMeta(KEEP_LOG_META_KEY, 'langgraph');
+        // Compaction's snapshot with pruneCompacted on: saved, nothing dropped.
+        await store.saveSnapshot({ summary: 'they asked three questions' }, 4, null);
+        expect((await store.entries()).map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6]);
+        if (canPruneCovered(store)) expect(await store.pruneCovered()).toBe(0);
+        const policy: RetentionPolicy = { maxIdle: '1s', action: 'keep-summary' };
+        const result = await sweeper(b, policy, Date.now() + 60 * SECOND_MS).sweep();
+        expect(result.expired).not.toContain(id);
+        expect((await (await b.open(id)).entries()).map((e) => e.cursor)).toEqual([
+          1, 2, 3, 4, 5, 6,
+        ]);
+        expect((await (await b.open(id)).loadSnapshot()).snapshot?.upTo).toBe(4);
       },
     );
 

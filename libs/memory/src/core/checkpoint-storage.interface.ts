@@ -6,7 +6,8 @@
  * A thread has, per namespace (`''` is the root graph), checkpoints ordered by id (LangGraph's ids
  * sort by time), channel values keyed by channel and version (stored only when they change), and
  * the pending writes of each checkpoint. A thread also has one message log: serialized messages
- * appended once, in order, at positions from 1; checkpoints refer to ranges of it.
+ * appended once, in order, at positions from 1; checkpoints refer to ranges of it. (The saver
+ * keeps most messages in the thread's session instead; the log holds those it cannot keep there.)
  */
 
 /** A value the saver serialized: LangGraph's serializer type tag and its bytes. */
@@ -146,8 +147,6 @@ export interface CheckpointStorage {
   putWrites(address: CheckpointAddress, writes: readonly PendingWriteRecord[]): Promise<void>;
   /** The end of the thread's message log. */
   messageLogHead(threadId: string): Promise<MessageLogHead>;
-  /** The chain of every message of the log, by position (index 0 is position 1). */
-  messageLogChains(threadId: string): Promise<string[]>;
   /** The messages at the positions of `ranges`, in their order. */
   readMessages(threadId: string, ranges: readonly MessageRange[]): Promise<SerializedValue[]>;
   /** Ids of every thread with a checkpoint or a message. */

@@ -140,10 +140,6 @@ export class CheckpointThread {
     return { count: this.messages.length, chain: last?.chain ?? '' };
   }
 
-  messageLogChains(): string[] {
-    return this.messages.map((message) => message.chain);
-  }
-
   readMessages(ranges: readonly MessageRange[]): SerializedValue[] {
     return ranges.flatMap(([first, last]) =>
       this.messages.slice(first - 1, last).map((message) => message.value),

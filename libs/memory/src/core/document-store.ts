@@ -40,6 +40,7 @@ import {
   snapshotDocument,
   type SessionDocument,
 } from './session-document';
+import { keepsWholeLog } from './kept-log';
 
 /**
  * A change to a session's document; returning null writes nothing. `unknownOutcome` is given when
@@ -256,7 +257,7 @@ export abstract class DocumentStore implements SessionStore {
       if (changed) return null;
       const upTo = doc.snapshot?.upTo;
       dropped =
-        upTo === undefined
+        upTo === undefined || keepsWholeLog(doc.meta)
           ? 0
           : Math.min(doc.messages.length, Math.max(0, upTo - firstCursor(doc) + 1));
       return dropped === 0 ? null : dropOldest(doc, dropped);

@@ -39,7 +39,8 @@ export type MemoryErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'INVALID_IMPORT_LINE'
   | 'IMPORT_CONFLICT'
-  | 'IMPORT_INCOMPLETE';
+  | 'IMPORT_INCOMPLETE'
+  | 'THREAD_MESSAGES_MISSING';
 
 /** The base of the library's errors: `code` says which one, the message says what and why. */
 export abstract class MemoryError extends Error {
@@ -424,4 +425,24 @@ export class ImportIncompleteError extends MemoryError {
 function describeCause(cause: unknown): string {
   if (cause instanceof BackendUnavailableError) return cause.summary;
   return cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
+ * A LangGraph checkpoint refers to messages its thread's session no longer holds: the session
+ * was cleared, or its `keep-log` metadata removed and the messages pruned.
+ */
+export class ThreadMessagesMissingError extends MemoryError {
+  readonly code = 'THREAD_MESSAGES_MISSING';
+  constructor(
+    readonly session: string,
+    readonly checkpointId: string,
+    /** The first cursor asked for that the session does not hold. */
+    readonly cursor: number,
+  ) {
+    super(
+      `checkpoint "${checkpointId}" of thread "${session}" refers to message ${cursor} of the ` +
+        "thread's session, which no longer holds it (was the session cleared, or its keep-log " +
+        'metadata removed and the session pruned?)',
+    );
+  }
 }

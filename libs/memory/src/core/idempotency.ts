@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
 import { IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './errors';
 import type { Cursor, SaveResult } from './memory.interface';
 import type { Message } from './message';
@@ -26,16 +27,7 @@ export interface IdempotencyRecord {
  * with its idempotency key so a reuse of the key with other messages is told from a retry.
  */
 export function batchDigest(messages: readonly Message[]): string {
-  const canonical = JSON.stringify(messages, (_key, value: unknown) =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(
-          Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-            a < b ? -1 : a > b ? 1 : 0,
-          ),
-        )
-      : value,
-  );
-  return createHash('sha256').update(canonical).digest('base64url');
+  return createHash('sha256').update(canonicalJson(messages)).digest('base64url');
 }
 
 /** What a save of an empty batch, or a save that stored nothing new, resolves with. */

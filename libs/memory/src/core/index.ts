@@ -10,6 +10,7 @@ export {
   validateMessages,
 } from './message.codec';
 export { assertMetaEntry } from './session-meta';
+export { KEEP_LOG_META_KEY, keepsWholeLog } from './kept-log';
 export { unstorableTextReason } from './storable-text';
 export { jsonShapeProblem, type JsonShapeLimits, type JsonShapeProblem } from './json-shape';
 export { MAX_PROVIDER_DATA_BYTES, MAX_PROVIDER_DATA_DEPTH } from './provider-data';

@@ -20,6 +20,7 @@ import type {
 import type { Message } from './message';
 import { decodeMessages } from './message.codec';
 import { markIdempotencyKeys, readIdempotencyMarks } from './idempotency-marks';
+import { keepsWholeLog } from './kept-log';
 import { assertMetaEntry } from './session-meta';
 import {
   knownTimes,
@@ -93,8 +94,8 @@ export function documentTail(doc: SessionDocument): Entry[] {
 
 /**
  * Appends a validated batch, saved at `savedAt` (an ISO time; undefined: unknown). With
- * `capacity`, only the newest `capacity` messages are kept (FIFO eviction); cursors keep
- * counting through it.
+ * `capacity`, only the newest `capacity` messages are kept (FIFO eviction; none in a session that
+ * keeps its whole log, see `KEEP_LOG_META_KEY`); cursors keep counting through it.
  */
 export function appendToDocument(
   doc: SessionDocument,
@@ -103,7 +104,8 @@ export function appendToDocument(
   savedAt?: string,
 ): SessionDocument {
   const combined = [...doc.messages, ...messages];
-  const drop = combined.length > capacity ? combined.length - capacity : 0;
+  const limit = keepsWholeLog(doc.meta) ? Infinity : capacity;
+  const drop = combined.length > limit ? combined.length - limit : 0;
   const kept = drop > 0 ? combined.slice(drop) : combined;
   const times = knownTimes([
     ...timesFor(doc.savedAt, doc.messages.length),
@@ -191,7 +193,8 @@ export function provesNotStored(
 
 /**
  * Swaps in a snapshot if `prev` is still the latest one (see `SnapshotStore.saveSnapshot`).
- * With `prune`, drops the messages the snapshot covers in the same step.
+ * With `prune`, drops the messages the snapshot covers in the same step, unless the session
+ * keeps its whole log (`KEEP_LOG_META_KEY`).
  */
 export function snapshotDocument(
   session: string,
@@ -204,7 +207,7 @@ export function snapshotDocument(
   assertSnapshotSwap(session, doc.snapshot, prev, upTo, lastCursor(doc));
   const stored = storedSnapshot(snapshot, upTo, opts.now);
   const swapped = { ...doc, snapshot: stored };
-  if (!opts.prune) return { doc: swapped, stored };
+  if (!opts.prune || keepsWholeLog(doc.meta)) return { doc: swapped, stored };
   return { doc: dropOldest(swapped, Math.max(0, upTo - firstCursor(doc) + 1)), stored };
 }
 

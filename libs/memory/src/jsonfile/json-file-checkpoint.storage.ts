@@ -65,10 +65,6 @@ export class JsonFileCheckpointStorage implements CheckpointStorage {
     return (await this.read(threadId))?.messageLogHead() ?? { count: 0, chain: '' };
   }
 
-  async messageLogChains(threadId: string) {
-    return (await this.read(threadId))?.messageLogChains() ?? [];
-  }
-
   async readMessages(...[threadId, ranges]: Parameters<CheckpointStorage['readMessages']>) {
     return (await this.read(threadId))?.readMessages(ranges) ?? [];
   }

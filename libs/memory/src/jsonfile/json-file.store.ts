@@ -8,6 +8,7 @@ import type { PruneCoveredOptions } from '../core/covered-log-pruning';
 import { sameSessionState } from '../core/session-info';
 import { deepFreeze } from '../core/deep-freeze';
 import { SessionChangedError, SnapshotsUnsupportedError } from '../core/errors';
+import { keepsWholeLog } from '../core/kept-log';
 import {
   storeContext,
   summaryPolicyOf,
@@ -221,7 +222,7 @@ export class JsonFileMemory implements SessionStore {
     write: SnapshotWrite,
     opts?: CallOptions,
   ): Promise<StoredSnapshot | null> {
-    const { snapshot, upTo, prev, prune } = write;
+    const { snapshot, upTo, prev } = write;
     assertStorableSummary(snapshot.summary);
     const pinned = deepFreeze(validateMessages(snapshot.pinned ?? [], 'snapshot.pinned'));
     throwIfAborted(opts);
@@ -231,6 +232,7 @@ export class JsonFileMemory implements SessionStore {
       assertSnapshotSwap(this.sessionId, state.snapshot, prev, upTo, last);
       const now = this.now();
       const stored = deepFreeze(storedSnapshot({ ...snapshot, pinned }, upTo, now));
+      const prune = write.prune && !keepsWholeLog(state.meta);
       if (state.form === 'log' && !prune) {
         await this.files.writeHead(this.sessionId, this.path, state, { snapshot: stored }, now);
       } else {
@@ -271,6 +273,7 @@ export class JsonFileMemory implements SessionStore {
       if (expected && (current === null || !sameSessionState(current, expected))) return -1;
       const upTo = state.snapshot?.upTo;
       if (upTo === undefined || state.from > upTo || state.saved < state.from) return 0;
+      if (keepsWholeLog(state.meta)) return 0;
       const whole = await this.files.whole(this.sessionId, this.path, state);
       const dropped = Math.min(
         whole.messages.length,

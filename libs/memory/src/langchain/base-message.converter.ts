@@ -88,7 +88,9 @@ function fromBaseMessage(message: BaseMessage, path: string): Message {
     data[field] = value;
   }
   if (message instanceof AIMessage || type === 'ai') {
-    const calls = (fields.tool_calls as Array<{ id?: string; name: string; args: unknown }>) ?? [];
+    const calls =
+      (fields.tool_calls as Array<{ id?: string; name: string; args: unknown; type?: string }>) ??
+      [];
     if (calls.length > 0) {
       out.toolCalls = calls.map((call, index): ToolCall => ({
         id: call.id || `${path}.tool_calls[${index}]`,
@@ -96,6 +98,10 @@ function fromBaseMessage(message: BaseMessage, path: string): Message {
         function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
       }));
       if (calls.some((call) => !call.id)) data.unnamedCalls = calls.map((call) => !call.id);
+      // A call built without its `type` (LangChain does not add one) comes back without it.
+      if (calls.some((call) => call.type === undefined)) {
+        data.untypedCalls = calls.map((call) => call.type === undefined);
+      }
     }
   }
   if (type === 'tool') {
@@ -119,12 +125,13 @@ function toBaseMessage(message: Message): BaseMessage {
       return new HumanMessage(fields as never);
     case 'assistant': {
       const unnamed = Array.isArray(data.unnamedCalls) ? (data.unnamedCalls as boolean[]) : [];
+      const untyped = Array.isArray(data.untypedCalls) ? (data.untypedCalls as boolean[]) : [];
       fields.tool_calls = (message.toolCalls ?? []).map((call, index) => {
         const toolCall: Json = {
           name: call.function.name,
           args: parseToolArguments(call.function.arguments),
-          type: 'tool_call',
         };
+        if (!untyped[index]) toolCall.type = 'tool_call';
         if (!unnamed[index]) toolCall.id = call.id;
         return toolCall;
       });

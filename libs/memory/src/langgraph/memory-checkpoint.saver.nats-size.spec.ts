@@ -1,13 +1,15 @@
 /**
  * On a NATS server that takes small messages (`max_payload` 4096), a thread whose values are
  * larger is stored split over several keys and replayed exactly; messages its session cannot
- * take (a NATS session is one value) are left out of it, and the graph goes on.
+ * take (a NATS session is one value) are kept in the checkpoint storage's message log instead,
+ * and the graph goes on.
  */
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { testAgentGraph, texts } from '@agent-memory/test-support/langgraph-graph';
 import { TestBuckets } from '@agent-memory/test-support/nats';
 import { startThrowawayNats, type ThrowawayServer } from '@agent-memory/test-support/services';
 import { natsBackend, type NatsBackend } from '../nats/nats.backend';
+import { checkpointStorageFor } from './checkpoint-storage-for';
 import { MemoryCheckpointSaver } from './memory-checkpoint.saver';
 
 describe('MemoryCheckpointSaver on NATS with a small max_payload', () => {
@@ -36,7 +38,9 @@ describe('MemoryCheckpointSaver on NATS with a small max_payload', () => {
       .messages as BaseMessage[];
     expect(texts(replayed)).toEqual(texts(result.messages as BaseMessage[]));
     expect(replayed[4]!.content).toBe(long);
-    // The session could not take the turn with the long message: it kept the first one.
+    // The session could not take the turn with the long message: it kept the first one, and the
+    // second turn's four messages are in the checkpoint storage's log.
     expect(await (await backend.open('big')).retrieve()).toHaveLength(4);
+    expect((await (await checkpointStorageFor(backend)).messageLogHead('big')).count).toBe(4);
   });
 });

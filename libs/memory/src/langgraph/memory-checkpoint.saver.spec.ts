@@ -1,21 +1,29 @@
-import { HumanMessage, RemoveMessage, type BaseMessage } from '@langchain/core/messages';
-import { Command } from '@langchain/langgraph';
+import {
+  AIMessage,
+  ChatMessage,
+  HumanMessage,
+  RemoveMessage,
+  type BaseMessage,
+} from '@langchain/core/messages';
+import { Command, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testAgentGraph, texts } from '@agent-memory/test-support/langgraph-graph';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
 import type { MemoryBackend } from '../core/backend.interface';
-import type { SnapshotStore } from '../core/memory.interface';
+import { ThreadMessagesMissingError } from '../core/errors';
+import { KEEP_LOG_META_KEY } from '../core/kept-log';
 import { jsonFileBackend } from '../jsonfile/json-file.backend';
 import { fromBaseMessages, toBaseMessages } from '../langchain/base-message.converter';
 import { instrumentBackend } from '../observability/instrumented.backend';
 import { postgresBackend } from '../postgres/postgres.backend';
-import { canPruneCovered } from '../core/covered-log-pruning';
 import { simpleBackend } from '../simple/simple.backend';
 import { checkpointStorageFor } from './checkpoint-storage-for';
 import { MemoryCheckpointSaver } from './memory-checkpoint.saver';
 
+const serde = new JsonPlusSerializer();
 const config = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
 async function stateOf(saver: MemoryCheckpointSaver, threadId: string): Promise<BaseMessage[]> {
@@ -28,7 +36,7 @@ async function logCount(backend: MemoryBackend, threadId: string): Promise<numbe
 }
 
 describe('MemoryCheckpointSaver: a thread is a session', () => {
-  it('mirrors the conversation, tool calls and ids included, and stores each message once', async () => {
+  it('keeps the conversation in the session, tool calls and ids included, each message once', async () => {
     const backend = simpleBackend({ capacity: 1000 });
     const saver = await MemoryCheckpointSaver.open(backend);
     const graph = testAgentGraph(saver);
@@ -45,8 +53,23 @@ describe('MemoryCheckpointSaver: a thread is a session', () => {
     const back = toBaseMessages(session);
     expect(back.map((m) => m.id)).toEqual(state.map((m) => m.id));
     expect(texts(back)).toEqual(texts(state));
-    // Eleven checkpoints and more each turn, yet every message is in the log once.
-    expect(await logCount(backend, 'chat-1')).toBe(12);
+    // More than twelve checkpoints, yet every message is stored once: in the session, which
+    // keeps its whole log for them; none in the checkpoint storage's own log.
+    expect(await (await backend.open('chat-1')).entries()).toHaveLength(12);
+    expect(await logCount(backend, 'chat-1')).toBe(0);
+    expect(await (await backend.open('chat-1')).meta()).toEqual({
+      [KEEP_LOG_META_KEY]: 'langgraph',
+    });
+    // Read back by a saver that never saw them: the same messages, field for field.
+    const fresh = await MemoryCheckpointSaver.open(backend);
+    const replayed = await stateOf(fresh, 'chat-1');
+    const serialized = (messages: BaseMessage[]) =>
+      Promise.all(
+        messages.map(async (m) =>
+          JSON.parse(new TextDecoder().decode((await serde.dumpsTyped(m))[1])),
+        ),
+      );
+    expect(await serialized(replayed)).toEqual(await serialized(state));
     let checkpoints = 0;
     for await (const _ of saver.list(config('chat-1'))) checkpoints++;
     expect(checkpoints).toBeGreaterThan(12);
@@ -74,8 +97,9 @@ describe('MemoryCheckpointSaver: a thread is a session', () => {
     await graph.invoke({ messages: [new HumanMessage('three')] }, first!);
     const state = await stateOf(saver, 'fork');
     expect(texts(state).filter((t) => t.startsWith('human'))).toEqual(['human:one', 'human:three']);
-    // The log holds both branches once; the session is the thread's append log.
-    expect(await logCount(backend, 'fork')).toBe(12);
+    // The session holds both branches once, as the thread's append log.
+    expect(await (await backend.open('fork')).entries()).toHaveLength(12);
+    expect(await logCount(backend, 'fork')).toBe(0);
     const session = await (await backend.open('fork')).retrieve();
     expect(texts(toBaseMessages(session))).toEqual([
       ...texts(state).slice(0, 4),
@@ -103,22 +127,46 @@ describe('MemoryCheckpointSaver: a thread is a session', () => {
     ]);
   });
 
-  it('compacting the session (its covered messages pruned) changes nothing a checkpoint replays', async () => {
-    const backend = simpleBackend({ capacity: 1000, pruneCompacted: true });
+  it('a session cleared under its checkpoints is named when they are read', async () => {
+    const backend = simpleBackend({ capacity: 1000 });
     const saver = await MemoryCheckpointSaver.open(backend);
-    const graph = testAgentGraph(saver);
-    await graph.invoke({ messages: [new HumanMessage('one')] }, config('compact'));
-    await graph.invoke({ messages: [new HumanMessage('two')] }, config('compact'));
-    const before = await stateOf(saver, 'compact');
-    const session = (await backend.open('compact')) as SnapshotStore;
-    const { tail } = await session.loadSnapshot();
-    await session.saveSnapshot({ summary: 'asked one' }, tail[3]!.cursor, null);
-    if (canPruneCovered(session as never))
-      await (session as never as { pruneCovered(): Promise<number> }).pruneCovered();
-    expect((await (await backend.open('compact')).entries()).length).toBe(4);
-    const after = await stateOf(saver, 'compact');
-    expect(after.map((m) => m.id)).toEqual(before.map((m) => m.id));
-    expect(texts(after)).toEqual(texts(before));
+    await testAgentGraph(saver).invoke({ messages: [new HumanMessage('one')] }, config('gone'));
+    await (await backend.open('gone')).clear();
+    const fresh = await MemoryCheckpointSaver.open(backend);
+    await expect(fresh.getTuple(config('gone'))).rejects.toThrow(ThreadMessagesMissingError);
+    await expect(fresh.getTuple(config('gone'))).rejects.toThrow(/thread "gone".*message 1/);
+  });
+
+  it('messages the converters would change are kept exactly in the checkpoint storage', async () => {
+    const backend = simpleBackend({ capacity: 1000 });
+    const saver = await MemoryCheckpointSaver.open(backend);
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('answer', () => ({
+        messages: [
+          new ChatMessage({ content: 'from a custom role', role: 'critic', id: 'c1' }),
+          new AIMessage({ content: 'done', id: 'a1' }),
+        ],
+      }))
+      .addEdge(START, 'answer')
+      .compile({ checkpointer: saver });
+    await graph.invoke(
+      { messages: [new HumanMessage({ content: 'hi', id: 'h1' })] },
+      config('odd'),
+    );
+    const fresh = await MemoryCheckpointSaver.open(backend);
+    const state = await stateOf(fresh, 'odd');
+    expect(state.map((m) => [m.getType(), m.id, m.content])).toEqual([
+      ['human', 'h1', 'hi'],
+      ['generic', 'c1', 'from a custom role'],
+      ['ai', 'a1', 'done'],
+    ]);
+    expect((state[1] as ChatMessage).role).toBe('critic');
+    // The one message our model has no role for is in the log; the others in the session.
+    expect(await logCount(backend, 'odd')).toBe(1);
+    expect(texts(toBaseMessages(await (await backend.open('odd')).retrieve()))).toEqual([
+      'human:hi',
+      'ai:done',
+    ]);
   });
 
   it('a thread id that is not a session id is checkpointed without a session', async () => {

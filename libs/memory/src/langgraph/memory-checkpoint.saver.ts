@@ -28,16 +28,14 @@ import type {
   SerializedValue,
 } from '../core/checkpoint-storage.interface';
 import { checkpointStorageFor } from './checkpoint-storage-for';
-import { deleteMirroredSession, mirrorToSession } from './session-mirror';
+import { MESSAGE_LOG_REF_TYPE, decodeRef, encodeRef, rangesOf } from './message-ref';
 import {
-  MESSAGE_LOG_REF_TYPE,
   ThreadMessageLog,
-  decodeRef,
-  encodeRef,
   isMessageList,
   type ParentCheckpoint,
   type PreparedMessages,
 } from './thread-message-log';
+import { ThreadSessions } from './thread-sessions';
 import { ConcurrentUpdateError } from '../core/errors';
 
 /** Options of {@link MemoryCheckpointSaver.open}. */
@@ -45,10 +43,12 @@ export interface MemoryCheckpointSaverOptions {
   /** How channel values, metadata and writes are serialized. Default LangGraph's own. */
   serde?: SerializerProtocol;
   /**
-   * Append the messages of each thread's root `messages` channel to the session with the
-   * thread's id, so the dashboard, `retrieve()`, recall, export and retention see them. Default true.
+   * Keep the messages of each thread's root `messages` channel in the session with the thread's
+   * id (where the dashboard, `retrieve()`, recall, export and retention see them, and where the
+   * checkpoints read them back). Default true; with false a thread has no session and its
+   * messages are kept in the checkpoint storage alone.
    */
-  mirrorSessions?: boolean;
+  sessions?: boolean;
 }
 
 /** Options of {@link MemoryCheckpointSaver.prune}. */
@@ -75,21 +75,23 @@ const VERSION_DIGITS = 16;
  * A LangGraph checkpointer over any {@link MemoryBackend}: checkpoints, channel values and
  * pending writes in the backend's own storage (tables in PostgreSQL, keys in the NATS bucket,
  * files under the JSON-file folder, memory for the in-process store). A channel value is stored
- * only in the checkpoint where it changed; the root `messages` channel, when it holds LangChain
- * messages, is kept once per thread as an append log that checkpoints refer to, so storage grows
- * with the conversation rather than its square, and is mirrored into the session with the
- * thread's id (see docs/agent-sdks.md).
+ * only in the checkpoint where it changed; the messages of the root `messages` channel are kept
+ * once, in the session with the thread's id (its append log, which checkpoints refer to by
+ * cursor), so storage grows with the conversation rather than its square and the thread is a
+ * session to every reader of the store (see docs/agent-sdks.md).
  */
 export class MemoryCheckpointSaver extends BaseCheckpointSaver {
   private readonly messages: ThreadMessageLog;
+  private readonly sessions: ThreadSessions;
 
   private constructor(
-    private readonly backend: MemoryBackend,
+    backend: MemoryBackend,
     private readonly storage: CheckpointStorage,
-    private readonly options: MemoryCheckpointSaverOptions,
+    options: MemoryCheckpointSaverOptions,
   ) {
     super(options.serde);
-    this.messages = new ThreadMessageLog(storage, this.serde);
+    this.sessions = new ThreadSessions(backend, this.serde, options.sessions !== false);
+    this.messages = new ThreadMessageLog(storage, this.sessions, this.serde);
   }
 
   /**
@@ -190,20 +192,15 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
       await this.storage.putCheckpoint(record, blobs);
     } else {
       const parent = parentId ? this.parentOf(threadId, parentId) : null;
-      let prepared = await this.messages.prepare(threadId, messages, parent);
+      let prepared = await this.messages.prepare(threadId, checkpoint.id, messages, parent);
       const messagesBlob = (p: PreparedMessages): ChannelBlob => ({
         channel: MESSAGES_CHANNEL,
         version: String(newVersions[MESSAGES_CHANNEL]),
         value: encodeRef(p.ref),
       });
-      // The session's save does not wait for the checkpoint's: both only add what is new.
-      const mirrored =
-        this.options.mirrorSessions !== false
-          ? mirrorToSession(this.backend, threadId, checkpoint.id, prepared.added)
-          : undefined;
       for (let attempt = 1; ; attempt++) {
         const ok = await this.storage.putCheckpoint(
-          { ...record, messageRanges: prepared.ref.ranges },
+          { ...record, messageRanges: rangesOf(prepared.ref, 'log') },
           [...blobs, messagesBlob(prepared)],
           prepared.append,
         );
@@ -211,9 +208,8 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
         if (ok) break;
         // Another writer appended to the thread's log first: build on where it ends now.
         if (attempt >= MAX_PUT_ATTEMPTS) throw new ConcurrentUpdateError(threadId, attempt);
-        prepared = await this.messages.prepare(threadId, messages, parent, true);
+        prepared = await this.messages.prepare(threadId, checkpoint.id, messages, parent, true);
       }
-      await mirrored;
     }
     return {
       configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id },
@@ -250,7 +246,7 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
   async deleteThread(threadId: string): Promise<void> {
     this.messages.forget(threadId);
     await this.storage.deleteThread(threadId);
-    if (this.options.mirrorSessions !== false) await deleteMirroredSession(this.backend, threadId);
+    await this.sessions.delete(threadId);
   }
 
   /**
@@ -304,7 +300,12 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver {
       if (blob.value.type === EMPTY_TYPE) continue;
       values[blob.channel] =
         blob.value.type === MESSAGE_LOG_REF_TYPE
-          ? await this.messages.read(record.threadId, decodeRef(blob.value), loaded)
+          ? await this.messages.read(
+              record.threadId,
+              record.checkpointId,
+              decodeRef(blob.value),
+              loaded,
+            )
           : await this.load(blob.value);
     }
     checkpoint.channel_values = values;

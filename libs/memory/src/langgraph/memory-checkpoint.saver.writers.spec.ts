@@ -13,6 +13,7 @@ import { TestBuckets } from '@agent-memory/test-support/nats';
 import { TestSchemas } from '@agent-memory/test-support/postgres';
 import { testNatsUrl } from '@agent-memory/test-support/services';
 import type { MemoryBackend } from '../core/backend.interface';
+import type { CoveredLogPruning } from '../core/covered-log-pruning';
 import { jsonFileBackend } from '../jsonfile/json-file.backend';
 import { natsBackend } from '../nats/nats.backend';
 import { postgresBackend } from '../postgres/postgres.backend';
@@ -38,17 +39,23 @@ const STORES: Array<[string, Pair]> = [
   [
     'simple',
     async () => {
-      const backend = simpleBackend({ capacity: 1000 });
+      const backend = simpleBackend({ capacity: 1000, pruneCompacted: true });
       return [backend, backend];
     },
   ],
-  ['JSON files', async () => [jsonFileBackend({ dir }), jsonFileBackend({ dir })]],
+  [
+    'JSON files',
+    async () => [
+      jsonFileBackend({ dir, pruneCompacted: true }),
+      jsonFileBackend({ dir, pruneCompacted: true }),
+    ],
+  ],
   [
     'PostgreSQL',
     async () => {
       const table = schemas.nextTable();
-      const first = await postgresBackend({ url: schemas.url, table });
-      return [first, await postgresBackend({ url: schemas.url, table })];
+      const first = await postgresBackend({ url: schemas.url, table, pruneCompacted: true });
+      return [first, await postgresBackend({ url: schemas.url, table, pruneCompacted: true })];
     },
   ],
   [
@@ -82,11 +89,39 @@ describe.each(STORES)('two writers on one thread, on %s', (_, openPair) => {
       expect(texts(reread!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(
         texts(messages),
       );
-      expect((await (await checkpointStorageFor(a)).messageLogHead('shared')).count).toBe(12);
-      expect(await (await a.open('shared')).retrieve()).toHaveLength(12);
+      // Each message once, in the session; none in the checkpoint storage's log.
+      expect(await (await a.open('shared')).entries()).toHaveLength(12);
+      expect((await (await checkpointStorageFor(a)).messageLogHead('shared')).count).toBe(0);
     } finally {
       await a.close();
       if (b !== a) await b.close();
+    }
+  });
+
+  it('compacting the session with pruning drops nothing a checkpoint replays', async () => {
+    const [backend, other] = await openPair();
+    try {
+      const config = { configurable: { thread_id: 'compacted' } };
+      const saver = await MemoryCheckpointSaver.open(backend);
+      const graph = testAgentGraph(saver);
+      await graph.invoke({ messages: [new HumanMessage('one')] }, config);
+      await graph.invoke({ messages: [new HumanMessage('two')] }, config);
+      const before = await saver.getTuple(config);
+      // What compaction does (pruneCompacted) and what retention's keep-summary does after it.
+      const session = await backend.open('compacted');
+      const { tail } = await session.loadSnapshot();
+      await session.saveSnapshot({ summary: 'asked one' }, tail[3]!.cursor, null);
+      const pruning = session as unknown as Partial<CoveredLogPruning>;
+      expect(await pruning.pruneCovered!()).toBe(0);
+      expect(await (await backend.open('compacted')).entries()).toHaveLength(8);
+      expect((await (await backend.open('compacted')).loadSnapshot()).snapshot).toMatchObject({
+        summary: 'asked one',
+      });
+      const fresh = await MemoryCheckpointSaver.open(other);
+      expect((await fresh.getTuple(config))!.checkpoint).toEqual(before!.checkpoint);
+    } finally {
+      await backend.close();
+      if (other !== backend) await other.close();
     }
   });
 

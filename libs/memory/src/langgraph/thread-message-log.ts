@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { isBaseMessage, type BaseMessage } from '@langchain/core/messages';
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type {
@@ -6,104 +5,102 @@ import type {
   LoadedCheckpoint,
   MessageAppend,
   MessageLogHead,
-  MessageRange,
   SerializedValue,
   ThreadMessageRecord,
 } from '../core/checkpoint-storage.interface';
-
-/** The serializer type of a `messages` blob that refers to the thread's message log. */
-export const MESSAGE_LOG_REF_TYPE = 'agent-memory/message-log-ref';
-
-/** What a checkpoint stores for its root `messages` channel: where its messages are in the log. */
-export interface MessageLogRef {
-  /** Positions of the channel's messages in the thread's log, in the channel's order. */
-  ranges: MessageRange[];
-  /** How many messages the channel holds. */
-  count: number;
-  /** The chain of the channel's messages (see {@link chainOf}); `''` when empty. */
-  chain: string;
-}
+import type { Message } from '../core/message';
+import { chainsOf, messageDigest } from './message-digest';
+import { placesOf, rangesOf, segmentsOf, type MessagePlace, type MessageRef } from './message-ref';
+import type { ThreadSessions } from './thread-sessions';
 
 /** What {@link ThreadMessageLog.prepare} found for a checkpoint's messages. */
 export interface PreparedMessages {
-  ref: MessageLogRef;
-  /** The messages new to the thread (after its parent checkpoint's), for the session. */
-  added: BaseMessage[];
-  /** The messages to append to the log with the checkpoint. */
+  ref: MessageRef;
+  /** The messages to append to the checkpoint storage's log with the checkpoint. */
   append: MessageAppend;
 }
 
 /** The checkpoint a new one was made from. */
 export interface ParentCheckpoint {
   checkpointId: string;
-  /** Its root `messages` reference; null when its channel is not in the log. */
-  loadRef(): Promise<MessageLogRef | null>;
+  /** Its root `messages` reference; null when its channel is not a reference. */
+  loadRef(): Promise<MessageRef | null>;
 }
 
-/** Whether a channel value is a list of LangChain messages (what is kept in the message log). */
+/** Whether a channel value is a list of LangChain messages (what is kept once per thread). */
 export function isMessageList(value: unknown): value is BaseMessage[] {
   return Array.isArray(value) && value.every((item) => isBaseMessage(item));
 }
 
 /**
- * The message log of each thread: every message of the root `messages` channel stored once, in
- * the order it first appeared, with checkpoints referring to ranges of it. A checkpoint that only
- * appends to its parent's messages (what a graph does step by step) stores the new ones and a
- * reference; after a fork, a removal or an edit, the messages after the first difference from
- * the log are stored again.
+ * Where each thread's root `messages` are kept, once: in the session with the thread's id, as
+ * our messages, when the `/langchain` converters give each back exactly; otherwise (a message
+ * they would change, a type our model has no role for, a thread id that is no session id, a
+ * session over its store's size limit) in the thread's message log of the checkpoint storage, as
+ * LangGraph serialized it. A checkpoint refers to its messages by place (see {@link MessageRef});
+ * a checkpoint that only appends to its parent's messages (what a graph does step by step) stores
+ * the new ones and a reference. After a fork, a removal or an edit, the messages its parent had
+ * keep their places and only the others are stored.
  */
 export class ThreadMessageLog {
   /** The reference of the checkpoint each thread last stored here, to skip a read on the next. */
-  private readonly last = new Map<string, { checkpointId: string; ref: MessageLogRef }>();
+  private readonly last = new Map<string, { checkpointId: string; ref: MessageRef }>();
   /** The end of each thread's log as this saver last saw it: tried first, read again if stale. */
   private readonly heads = new Map<string, MessageLogHead>();
-
   constructor(
     private readonly storage: CheckpointStorage,
+    private readonly sessions: ThreadSessions,
     private readonly serde: SerializerProtocol,
   ) {}
 
   /**
-   * What a checkpoint's root `messages` channel needs: the messages the log does not hold yet
-   * (to append with the checkpoint, after the log's end as this saver last saw it) and the
-   * reference to store. Settle it with {@link settle} once the checkpoint is stored or refused.
+   * Stores what a checkpoint's root `messages` channel adds to the thread's session and returns
+   * the reference to store, with what to append to the log with the checkpoint (after the log's
+   * end as this saver last saw it). Settle it with {@link settle} once the checkpoint is stored
+   * or refused.
    * @param parent the parent checkpoint, with a loader of its channel's reference (read only when
    *   this log did not store that checkpoint itself).
    * @param reread read the log's end from the storage (after a refused append).
    */
   async prepare(
     threadId: string,
+    checkpointId: string,
     messages: readonly BaseMessage[],
     parent: ParentCheckpoint | null,
     reread = false,
   ): Promise<PreparedMessages> {
-    const values = await Promise.all(
-      messages.map(async (message) => toValue(await this.serde.dumpsTyped(message))),
-    );
-    const chains = chainsOf('', values);
+    const values = await Promise.all(messages.map((message) => this.serde.dumpsTyped(message)));
+    const digests = values.map(messageDigest);
+    const chains = chainsOf(digests);
     const cached = this.last.get(threadId);
     const parentRef = !parent
       ? null
       : cached?.checkpointId === parent.checkpointId
         ? cached.ref
         : await parent.loadRef();
-    const plan = await this.plan(threadId, values, chains, parentRef);
+    const places = await this.knownPlaces(threadId, parent, parentRef, digests, chains);
+    const fresh = places.flatMap((place, index) => (place ? [] : [index]));
+    const inSession = await this.toSession(threadId, checkpointId, messages, digests, fresh);
+    for (const [index, cursor] of inSession) places[index] = ['session', cursor];
+
+    const toLog = fresh.filter((index) => !inSession.has(index));
     const head =
       (!reread && this.heads.get(threadId)) || (await this.storage.messageLogHead(threadId));
-    const fresh = values.slice(plan.shared);
-    const records = chainsOf(head.chain, fresh).map((chain, index): ThreadMessageRecord => ({
-      position: head.count + 1 + index,
-      chain,
-      value: fresh[index]!,
-    }));
-    const ranges = [...plan.ranges];
-    if (records.length > 0) appendRange(ranges, [head.count + 1, head.count + records.length]);
-    const added = plan.known
-      ? messages.slice(plan.shared).filter((message) => !plan.known!.has(message.id ?? ''))
-      : messages.slice(plan.shared);
+    const logChains = chainsOf(
+      toLog.map((index) => digests[index]!),
+      head.chain,
+    );
+    const records = toLog.map((index, k): ThreadMessageRecord => {
+      places[index] = ['log', head.count + 1 + k];
+      const [type, data] = values[index]!;
+      return { position: head.count + 1 + k, chain: logChains[k]!, value: { type, data } };
+    });
     return {
-      ref: { ranges, count: values.length, chain: chains.at(-1) ?? '' },
-      added,
+      ref: {
+        segments: segmentsOf(places as MessagePlace[]),
+        count: values.length,
+        chain: chains.at(-1) ?? '',
+      },
       append: { expectedCount: head.count, records },
     };
   }
@@ -130,19 +127,29 @@ export class ThreadMessageLog {
   }
 
   /**
-   * The messages a reference points to, deserialized: those read with the checkpoint when it
-   * stored this reference itself, else read from the log.
+   * The messages a reference points to: those of the log read with the checkpoint when it
+   * stored this reference itself, else read from the log; those of the session read from it.
    */
   async read(
     threadId: string,
-    ref: MessageLogRef,
+    checkpointId: string,
+    ref: MessageRef,
     loaded?: LoadedCheckpoint,
   ): Promise<BaseMessage[]> {
-    const values =
-      loaded?.messages && JSON.stringify(loaded.record.messageRanges) === JSON.stringify(ref.ranges)
+    const logRanges = rangesOf(ref, 'log');
+    const logValues =
+      loaded?.messages && JSON.stringify(loaded.record.messageRanges) === JSON.stringify(logRanges)
         ? loaded.messages
-        : await this.storage.readMessages(threadId, ref.ranges);
-    return Promise.all(values.map((value) => this.serde.loadsTyped(value.type, value.data)));
+        : await this.storage.readMessages(threadId, logRanges);
+    const fromLog = await Promise.all(
+      logValues.map((value: SerializedValue) => this.serde.loadsTyped(value.type, value.data)),
+    );
+    const fromSession = await this.sessions.read(threadId, checkpointId, rangesOf(ref, 'session'));
+    let nextLog = 0;
+    let nextSession = 0;
+    return placesOf(ref).map(([source]) =>
+      source === 'log' ? fromLog[nextLog++] : fromSession[nextSession++]!,
+    );
   }
 
   /** Forgets what it remembered of a thread (after the thread is deleted or pruned). */
@@ -152,67 +159,62 @@ export class ThreadMessageLog {
   }
 
   /**
-   * How many of `values` the log already holds and where: the parent's messages when `values`
-   * extend them, else the longest prefix shared with the log itself. `known` is set when the
-   * messages do not extend the parent's: the ids the parent had, so that messages stored again
-   * are not taken as new.
+   * The places of the messages the parent checkpoint already has (null for the others): its
+   * first ones when `digests` extend its messages, else each message equal to one of its.
    */
-  private async plan(
+  private async knownPlaces(
     threadId: string,
-    values: readonly SerializedValue[],
+    parent: ParentCheckpoint | null,
+    parentRef: MessageRef | null,
+    digests: readonly string[],
     chains: readonly string[],
-    parent: MessageLogRef | null,
-  ): Promise<{ shared: number; ranges: MessageRange[]; known: Set<string> | null }> {
-    if (parent && (parent.count === 0 || chains[parent.count - 1] === parent.chain)) {
-      return { shared: parent.count, ranges: [...parent.ranges], known: null };
+  ): Promise<Array<MessagePlace | null>> {
+    const places: Array<MessagePlace | null> = digests.map(() => null);
+    if (!parent || !parentRef) return places;
+    const parentPlaces = placesOf(parentRef);
+    if (parentRef.count === 0 || chains[parentRef.count - 1] === parentRef.chain) {
+      parentPlaces.forEach((place, index) => (places[index] = place));
+      return places;
     }
-    const logChains = await this.storage.messageLogChains(threadId);
-    let shared = 0;
-    while (shared < chains.length && logChains[shared] === chains[shared]) shared++;
-    const known = new Set(
-      parent ? (await this.read(threadId, parent)).map((message) => message.id ?? '') : [],
-    );
-    known.delete('');
-    return { shared, ranges: shared > 0 ? [[1, shared]] : [], known };
+    const parentMessages = await this.read(threadId, parent.checkpointId, parentRef);
+    const free = new Map<string, MessagePlace[]>();
+    for (const [index, message] of parentMessages.entries()) {
+      const digest = messageDigest(await this.serde.dumpsTyped(message));
+      free.set(digest, [...(free.get(digest) ?? []), parentPlaces[index]!]);
+    }
+    digests.forEach((digest, index) => (places[index] = free.get(digest)?.shift() ?? null));
+    return places;
   }
-}
 
-/** Encodes a reference as a blob value. */
-export function encodeRef(ref: MessageLogRef): SerializedValue {
-  return { type: MESSAGE_LOG_REF_TYPE, data: new TextEncoder().encode(JSON.stringify(ref)) };
-}
-
-/** Decodes what {@link encodeRef} wrote. */
-export function decodeRef(value: SerializedValue): MessageLogRef {
-  return JSON.parse(new TextDecoder().decode(value.data)) as MessageLogRef;
-}
-
-function toValue([type, data]: [string, Uint8Array]): SerializedValue {
-  return { type, data };
-}
-
-/**
- * The chain of each value after `start`: a digest of the value and every one before it, so two
- * lists share a prefix up to a position exactly when their chains are equal there.
- */
-function chainsOf(start: string, values: readonly SerializedValue[]): string[] {
-  let chain = start;
-  return values.map((value) => {
-    chain = createHash('sha256')
-      .update(chain)
-      .update('\u0000')
-      .update(value.type)
-      .update('\u0000')
-      .update(value.data)
-      .digest('base64url')
-      .slice(0, 24);
-    return chain;
-  });
-}
-
-/** Adds `range` to `ranges`, merged with the last one when they touch. */
-function appendRange(ranges: MessageRange[], range: MessageRange): void {
-  const last = ranges.at(-1);
-  if (last && last[1] + 1 === range[0]) ranges[ranges.length - 1] = [last[0], range[1]];
-  else ranges.push(range);
+  /**
+   * Appends the messages at `fresh` indexes that have a session form to the thread's session.
+   * @returns the cursor of each message kept there (those the converters give back exactly); the
+   *   others, if they have a form, are in the session too, for its readers, and go to the log.
+   */
+  private async toSession(
+    threadId: string,
+    checkpointId: string,
+    messages: readonly BaseMessage[],
+    digests: readonly string[],
+    fresh: readonly number[],
+  ): Promise<Map<number, number>> {
+    const kept = new Map<number, number>();
+    if (fresh.length === 0 || !this.sessions.holds(threadId)) return kept;
+    const forms = await this.sessions.formsOf(
+      fresh.map((index) => messages[index]!),
+      fresh.map((index) => digests[index]!),
+    );
+    const batch: Message[] = [];
+    const exact: Array<number | null> = [];
+    forms.forEach((form, k) => {
+      if (!form) return;
+      batch.push(form.message);
+      exact.push(form.exact ? fresh[k]! : null);
+    });
+    const cursors = await this.sessions.append(threadId, checkpointId, batch);
+    cursors?.forEach((cursor, k) => {
+      if (exact[k] !== null) kept.set(exact[k]!, cursor);
+    });
+    return kept;
+  }
 }

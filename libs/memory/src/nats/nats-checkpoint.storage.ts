@@ -185,17 +185,6 @@ export class NatsCheckpointStorage implements CheckpointStorage {
     );
   }
 
-  async messageLogChains(threadId: string) {
-    const head = await this.messageLogHead(threadId);
-    const positions = Array.from({ length: head.count }, (_, i) => i + 1);
-    const t = `_lg.${token(threadId)}`;
-    return Promise.all(
-      positions.map(
-        async (p) => (await this.getValue<[string, Encoded]>(`${t}.m.${p}`))?.[0] ?? '',
-      ),
-    );
-  }
-
   /** Claims the positions on the log's end (compare-and-swap), then writes the messages. */
   private async appendMessages(
     threadId: string,

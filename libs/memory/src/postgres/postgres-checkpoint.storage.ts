@@ -136,13 +136,6 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     return rows[0] ? { count: rows[0].position, chain: rows[0].chain } : { count: 0, chain: '' };
   }
 
-  async messageLogChains(threadId: string) {
-    const rows = (await this.query('read a message log', threadId, this.sql.chains, [
-      threadId,
-    ])) as Array<{ chain: string }>;
-    return rows.map((row) => row.chain);
-  }
-
   async readMessages(threadId: string, ranges: readonly MessageRange[]) {
     const rows = (await this.query('read messages', threadId, this.sql.readMessages, [
       threadId,
@@ -279,7 +272,6 @@ function statements(t: CheckpointTables) {
       WHERE excluded.idx < 0`,
     head: `SELECT position, chain FROM ${t.messages} WHERE thread_id = $1
       ORDER BY position DESC LIMIT 1`,
-    chains: `SELECT chain FROM ${t.messages} WHERE thread_id = $1 ORDER BY position`,
     readMessages: `SELECT m.type, m.data FROM unnest($2::integer[], $3::integer[]) AS r(first, last)
       JOIN ${t.messages} m ON m.thread_id = $1 AND m.position BETWEEN r.first AND r.last
       ORDER BY m.position`,

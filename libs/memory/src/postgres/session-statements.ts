@@ -1,3 +1,4 @@
+import { KEEP_LOG_META_KEY } from '../core/kept-log';
 import { NOW_MS } from './sql-now';
 import { sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
 import { saveStatementSql, trimKeysSql } from './save-statement';
@@ -32,6 +33,9 @@ function statements(names: MemoryTableNames) {
   const { messages, snapshots, sessions, keys, functions } = names;
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   const tryLock = `pg_try_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
+  // A session that keeps its whole log (see KEEP_LOG_META_KEY) loses nothing to pruning.
+  const keepsWholeLog = `EXISTS (SELECT 1 FROM ${sessions}
+    WHERE session_id = $1 AND (meta ->> '${KEEP_LOG_META_KEY}') IS NOT NULL)`;
   return {
     // The save of a group of batches, waiting for the lock: see `saveStatementSql` and the
     // MoveIdempotencyKeys migration. With early release ($6) it may commit in the middle, so it
@@ -85,6 +89,7 @@ function statements(names: MemoryTableNames) {
       ),
       pruned AS (
         DELETE FROM ${messages} WHERE $5::boolean AND session_id = $1 AND seq <= $2
+          AND NOT ${keepsWholeLog}
       )
       UPDATE ${sessions} SET updated_at = ${NOW_MS} WHERE session_id = $1`,
     clear: `WITH gone_messages AS (DELETE FROM ${messages} WHERE session_id = $1),
@@ -102,6 +107,7 @@ function statements(names: MemoryTableNames) {
     pruneCovered: `WITH pruned AS (
         DELETE FROM ${messages} WHERE session_id = $1
           AND seq <= (SELECT upto_seq FROM ${snapshots} WHERE session_id = $1)
+          AND NOT ${keepsWholeLog}
         RETURNING 1
       )
       SELECT count(*) AS dropped FROM pruned`,

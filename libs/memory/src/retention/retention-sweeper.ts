@@ -6,6 +6,7 @@ import { DEFAULT_COMPACTION_JOB_LEASE_MS } from '../core/defaults';
 import type { CallOptions } from '../core/memory.interface';
 import type { SessionChangedError } from '../core/errors';
 import { InMemoryLeaseStore } from '../core/in-memory-lease.store';
+import { keepsWholeLog } from '../core/kept-log';
 import type { LeaseStore } from '../core/lease-store.interface';
 import { compactionJobLeases, RetentionLease } from './retention-lease';
 import {
@@ -171,7 +172,10 @@ export class RetentionSweeper {
 
   private async isExpired(info: SessionInfo): Promise<boolean> {
     if (info.meta[RETENTION_META_KEY] === RETENTION_KEEP) return false;
-    if (this.policy.action === 'keep-summary' && !info.hasSnapshot) return false;
+    // keep-summary drops covered messages, which a session keeping its whole log never loses.
+    if (this.policy.action === 'keep-summary' && (!info.hasSnapshot || keepsWholeLog(info.meta))) {
+      return false;
+    }
     const now = this.now();
     const updatedAt = Date.parse(info.updatedAt);
     const { maxIdleMs, maxAgeMs } = this.policy;

@@ -37,10 +37,6 @@ export class InMemoryCheckpointStorage implements CheckpointStorage {
     return this.threads.get(threadId)?.messageLogHead() ?? { count: 0, chain: '' };
   }
 
-  async messageLogChains(threadId: string) {
-    return this.threads.get(threadId)?.messageLogChains() ?? [];
-  }
-
   async readMessages(...[threadId, ranges]: Parameters<CheckpointStorage['readMessages']>) {
     return this.threads.get(threadId)?.readMessages(ranges) ?? [];
   }
