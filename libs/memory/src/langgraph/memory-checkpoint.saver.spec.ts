@@ -127,6 +127,20 @@ describe('MemoryCheckpointSaver: a thread is a session', () => {
     ]);
   });
 
+  it("the in-process store's capacity does not evict a thread's messages", async () => {
+    const backend = simpleBackend({ capacity: 3 });
+    const saver = await MemoryCheckpointSaver.open(backend);
+    const graph = testAgentGraph(saver);
+    await graph.invoke({ messages: [new HumanMessage('one')] }, config('small'));
+    await graph.invoke({ messages: [new HumanMessage('two')] }, config('small'));
+    expect(await (await backend.open('small')).entries()).toHaveLength(8);
+    const fresh = await MemoryCheckpointSaver.open(backend);
+    expect(texts(await stateOf(fresh, 'small')).filter((t) => t.startsWith('human'))).toEqual([
+      'human:one',
+      'human:two',
+    ]);
+  });
+
   it('a session cleared under its checkpoints is named when they are read', async () => {
     const backend = simpleBackend({ capacity: 1000 });
     const saver = await MemoryCheckpointSaver.open(backend);
