@@ -10,6 +10,7 @@ import {
   type CompactionJobStore,
   type StoredCompactionJob,
 } from '@agent-memory/memory';
+import { TestClock, compactionJob as job } from './fixtures';
 import type { ConformanceRunOptions } from './runner';
 import { resolveRunner } from './test-api';
 
@@ -32,30 +33,8 @@ export interface CompactionJobStoreInitializer {
   afterAll?(): void | Promise<void>;
 }
 
-/** A clock the test moves by hand (epoch ms). */
-class TestClock {
-  constructor(public ms = Date.UTC(2026, 0, 1)) {}
-  readonly now = (): number => this.ms;
-}
-
 const TTL_MS = 3_600_000;
 const LEASE_MS = 30_000;
-
-function job(
-  id: string,
-  state: CompactionJob['state'],
-  extra: Partial<CompactionJob> = {},
-): CompactionJob {
-  return {
-    id,
-    sessionId: 'session-1',
-    force: true,
-    dryRun: false,
-    state,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    ...extra,
-  };
-}
 
 /**
  * Registers the job store contract for the store `initializer` makes.

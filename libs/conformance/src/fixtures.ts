@@ -2,6 +2,7 @@ import {
   assistantMessage,
   toolResultMessage,
   userMessage,
+  type CompactionJob,
   type Message,
 } from '@agent-memory/memory';
 
@@ -41,4 +42,27 @@ export function conversation(count: number, from = 0): Message[] {
 
 export function texts(messages: readonly Message[]): string[] {
   return messages.map((m) => m.parts.map((p) => p.text ?? '').join(''));
+}
+
+/** A clock a test moves by hand (epoch ms), for leases and times to live. */
+export class TestClock {
+  constructor(public ms = Date.UTC(2026, 0, 1)) {}
+  readonly now = (): number => this.ms;
+}
+
+/** A compaction job record of session `session-1`, in `state`, with `extra` fields. */
+export function compactionJob(
+  id: string,
+  state: CompactionJob['state'],
+  extra: Partial<CompactionJob> = {},
+): CompactionJob {
+  return {
+    id,
+    sessionId: 'session-1',
+    force: true,
+    dryRun: false,
+    state,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  };
 }

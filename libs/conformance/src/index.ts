@@ -27,5 +27,5 @@ export {
   type ConformanceRunOptions,
 } from './runner';
 export { useConformanceBackends, type ConformanceBackends } from './context';
-export { conversation, everyShapeMessages, texts } from './fixtures';
+export { TestClock, compactionJob, conversation, everyShapeMessages, texts } from './fixtures';
 export { defaultExportOf } from './module-loader';

@@ -3,7 +3,11 @@
  * PostgreSQL table, NATS KV bucket, JSON-file folder) through `@agent-memory/conformance`; the
  * heartbeat that renews a live owner's lease is checked here with fake timers.
  */
-import { describeCompactionJobStoreConformance } from '@agent-memory/conformance';
+import {
+  TestClock,
+  compactionJob as job,
+  describeCompactionJobStoreConformance,
+} from '@agent-memory/conformance';
 import {
   inMemoryJobStoreInitializer,
   jobStoreInitializer,
@@ -11,28 +15,10 @@ import {
   natsInitializer,
   postgresInitializer,
 } from '@agent-memory/test-conformance';
-import type { CompactionJob } from '../core/compaction-job';
 import { InMemoryCompactionJobStore } from './in-memory-compaction-job.store';
 import { SharedCompactionJobs } from './shared-compaction-jobs';
 
-/** A clock the test moves by hand (epoch ms). */
-class TestClock {
-  constructor(public ms = Date.UTC(2026, 0, 1)) {}
-  readonly now = (): number => this.ms;
-}
-
 const LEASE_MS = 30_000;
-
-function job(id: string, state: CompactionJob['state']): CompactionJob {
-  return {
-    id,
-    sessionId: 'session-1',
-    force: true,
-    dryRun: false,
-    state,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  };
-}
 
 describeCompactionJobStoreConformance(inMemoryJobStoreInitializer());
 // Each store's jobs next to a backend of its own, opened by its driver.
