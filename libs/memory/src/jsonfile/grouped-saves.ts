@@ -86,8 +86,10 @@ export class GroupedSaves {
   }
 
   /**
-   * One save to a session not in log form: a plain rewrite (keyed or not: a key is a mark on the
-   * batch's first message, see `SessionFiles.writePlain`), or the move to the log form. A session
+   * One save to a session not in log form: an append in place to the plain array (keyed or not:
+   * a key is a mark on the batch's first message, see `SessionFiles.appendPlain`), a rewrite of
+   * a plain session that is not an array yet (`SessionFiles.writePlain`), or the move to the log
+   * form. A session
    * in log form that {@link mayBePlain} goes back to the plain array when it fits (its keys then
    * move to the marks and the copy, and its log is removed).
    * @returns the save's result, and the session as written when it is plain; null for a session
@@ -104,12 +106,26 @@ export class GroupedSaves {
     const last = state.saved + batch.length;
     const result: SaveResult = { first, last, replayed: false };
     const now = this.now();
+    const record = key === undefined ? undefined : { key, first, last, digest };
+    const inPlace = isPlain(state) && state.plainTail !== null;
+    if (inPlace) {
+      // The array as it is on disk: the batch is appended in place (one write, one fdatasync).
+      const appended = await this.file.files.appendPlain(
+        this.file.sessionId,
+        this.file.path,
+        state,
+        { messages: batch, savedAt, record },
+        now,
+      );
+      if (appended) return { result, state: appended };
+    }
     const all = [...state.messages, ...batch];
     const times = [...state.times, ...batch.map(() => savedAt)];
     const keys = new Map(state.keys);
-    if (key !== undefined) rememberKey(keys, { key, first, last, digest });
+    if (record) rememberKey(keys, record);
     const fromLog = state.form === 'log';
-    if (isPlain(state) || fromLog) {
+    // An array past plainMaxBytes moves to the log form below.
+    if (!inPlace && (isPlain(state) || fromLog)) {
       const next = { messages: all, times, keys, keysChanged: key !== undefined || fromLog };
       const written = await this.file.files.writePlain(
         this.file.sessionId,

@@ -19,6 +19,12 @@ import type { IdempotencyRecord } from '../core/idempotency';
 import { markIdempotencyKeys } from '../core/idempotency-marks';
 import { SessionWriteQueue } from './session-write-queue';
 import {
+  appendToPlainFile,
+  planPlainAppend,
+  repairPlainFile,
+  type PlainAppendBatch,
+} from './plain-append';
+import {
   logPathOf,
   NO_SESSION,
   readBatches,
@@ -30,21 +36,8 @@ import {
   DEFAULT_MAX_SESSION_BYTES,
   DEFAULT_PLAIN_MAX_BYTES,
 } from './json-file.defaults';
-
-export interface SessionFilesOptions {
-  /**
-   * A session without snapshot or metadata (keys or not) stays a plain JSON array (the file
-   * Phero reads) while it is at most this many bytes; past it, it moves to the log form, where a
-   * save appends instead of rewriting. Default {@link DEFAULT_PLAIN_MAX_BYTES}.
-   */
-  plainMaxBytes?: number;
-  /** Bytes a session's files may hold; a write past it is refused with `SessionTooLargeError`. Default {@link DEFAULT_MAX_SESSION_BYTES}. */
-  maxSessionBytes?: number;
-  /** Parsed sessions kept in memory (least recently used dropped first). Default {@link DEFAULT_CACHED_SESSIONS}. */
-  cachedSessions?: number;
-  /** Told about each written session's size against `maxSessionBytes`, for metrics. */
-  observer?: StoreObserver;
-}
+import type { SessionFilesOptions } from './session-files.options';
+export type { SessionFilesOptions } from './session-files.options';
 
 /**
  * The files of the sessions of one folder (or one file), shared by every store a backend opens:
@@ -234,13 +227,45 @@ export class SessionFiles {
   }
 
   /**
+   * Appends a batch to a plain session in place (`appendToPlainFile`), serializing it alone and
+   * reading nothing back; the caller holds the lock and loaded `state` (an array) under it.
+   * @returns the state written, or null when the array would pass `plainMaxBytes` (nothing written).
+   * @throws SessionTooLargeError when it would pass `maxSessionBytes`.
+   */
+  async appendPlain(
+    session: string,
+    path: string,
+    state: SessionState,
+    batch: PlainAppendBatch,
+    now: Date,
+  ): Promise<SessionState | null> {
+    const plan = planPlainAppend(state, batch, now);
+    if (plan.size > this.plainMaxBytes) return null;
+    this.assertSize(session, plan.size);
+    await appendToPlainFile(path, plan, state.file!.identity.size, now);
+    this.reportSize(session, plan.size);
+    await this.cache.settle(path);
+    this.cache.remember(path, plan.state);
+    return plan.state;
+  }
+
+  /** Cuts off what a crashed append left in a plain session file (see `repairPlainFile`); under the lock. */
+  async repairPlain(session: string, path: string, state: SessionState): Promise<SessionState> {
+    if (!state.plainTail?.torn) return state;
+    await repairPlainFile(path, state);
+    this.cache.forget(path);
+    return this.load(session, path);
+  }
+
+  /**
    * Rewrites a plain session as the array Phero reads, with its save times and idempotency keys
    * as marks on the messages (see `SAVED_AT_MARK`, `IDEMPOTENCY_KEY_MARK`): serialized once, then
    * written atomically (temp file, fsync, rename, folder fsync). With `keysChanged`, the key copy
    * (`keyCopyPathOf`) is written at the same time; which one lands first does not matter (a
    * copy's record counts only where its messages are stored, and the marks are written with the
-   * messages), and a copy that fails to be written is left to the next keyed save. The written state becomes the cached one: nothing is read back. The caller holds
-   * the lock and loaded `state` under it.
+   * messages), and a copy that fails to be written is left to the next keyed save. The written
+   * state becomes the cached one: nothing is read back. The caller holds the lock and loaded
+   * `state` under it. Used where the file is not an array yet (`appendPlain` is the usual save).
    * @returns the state written, or null when the array would pass `plainMaxBytes` (nothing written).
    * @throws SessionTooLargeError when it would pass `maxSessionBytes`.
    */
@@ -282,6 +307,7 @@ export class SessionFiles {
       messages: Object.freeze([...messages]) as Message[],
       times: [...times],
       keys: new Map(keys),
+      plainTail: { at: text.length - 1, torn: false },
     };
     await this.cache.settle(path);
     this.cache.remember(path, saved);
