@@ -5,6 +5,7 @@ import type { Cursor, SaveOptions, SaveResult } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { keyRecords } from './head-records';
 import type { LockedSessionFile } from './locked-session-file';
+import { removeSessionLogs } from './log-generation';
 import { rememberKey, type SessionState } from './session-state';
 import { fileStoreError } from './write-all';
 
@@ -134,7 +135,7 @@ export class GroupedSaves {
         next,
         now,
       );
-      if (written && fromLog) await this.file.files.removeLogs(this.file.path);
+      if (written && fromLog) await removeSessionLogs(this.file.path);
       if (written) return { result, state: written };
       if (fromLog) return null;
     }

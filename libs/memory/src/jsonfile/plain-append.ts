@@ -80,20 +80,25 @@ export function planPlainAppend(
  * keeps its folder entry. With a key, its line is appended to the key copy first and fdatasynced
  * with the session (a process killed between the two writes leaves the line without the batch,
  * which a retry finds unstored at its cursors; the marks in the session hold the key either way).
- * On failure the array is closed again where it ended, so nothing of a refused save stays.
- * The caller holds the session's lock.
+ * On failure the array is closed again where it ended, so nothing of a refused save stays, and
+ * the handles are closed. The caller holds the session's lock.
+ * @param kept handles an earlier append of this process left open on the same files (see
+ *   `AppendHandleCache`); what is missing is opened.
+ * @returns the handles used, open, for the caller to keep or close.
  */
 export async function appendToPlainFile(
   path: string,
   plan: PlainAppendPlan,
   fileSize: number,
   mtime: Date,
-): Promise<void> {
+  kept: AppendHandles,
+): Promise<AppendHandles> {
   const [handle, journal] = await Promise.all([
-    open(path, 'r+'),
+    kept.session ?? open(path, 'r+'),
     // The copy is what a Phero rewrite leaves of the keys: its failure does not fail the save.
-    plan.keyLine ? open(keyCopyPathOf(path), 'a').catch(() => null) : null,
+    plan.keyLine ? (kept.keyCopy ?? open(keyCopyPathOf(path), 'a').catch(() => null)) : null,
   ]);
+  const used = { session: handle, keyCopy: journal ?? kept.keyCopy };
   try {
     const line =
       journal &&
@@ -101,22 +106,33 @@ export async function appendToPlainFile(
         () => true,
         () => false,
       ));
-    try {
-      await writeAll(handle, plan.data, plan.offset);
-      if (fileSize > plan.size) await handle.truncate(plan.size);
-      await Promise.all([
-        handle.datasync(),
-        handle.utimes(mtime, mtime),
-        line ? journal!.datasync().catch(() => undefined) : undefined,
-      ]);
-    } catch (error) {
-      await closeArray(handle, plan.offset);
-      throw error;
-    }
-  } finally {
-    closeQuietly(handle);
-    if (journal) closeQuietly(journal);
+    await writeAll(handle, plan.data, plan.offset);
+    if (fileSize > plan.size) await handle.truncate(plan.size);
+    await Promise.all([
+      handle.datasync(),
+      handle.utimes(mtime, mtime),
+      line ? journal!.datasync().catch(() => undefined) : undefined,
+    ]);
+    return used;
+  } catch (error) {
+    await closeArray(handle, plan.offset);
+    closeAppendHandles(used);
+    throw error;
   }
+}
+
+/** A session file opened for writing in place and its key copy opened for appending (or null). */
+export interface AppendHandles {
+  session: FileHandle | null;
+  keyCopy: FileHandle | null;
+}
+
+export const NO_HANDLES: AppendHandles = Object.freeze({ session: null, keyCopy: null });
+
+/** Closes `handles` without waiting. */
+export function closeAppendHandles(handles: AppendHandles): void {
+  if (handles.session) closeQuietly(handles.session);
+  if (handles.keyCopy) closeQuietly(handles.keyCopy);
 }
 
 /**

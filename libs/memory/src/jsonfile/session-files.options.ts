@@ -15,3 +15,15 @@ export interface SessionFilesOptions {
   /** Told about each written session's size against `maxSessionBytes`, for metrics. */
   observer?: StoreObserver;
 }
+
+/**
+ * An option that must be a whole number of at least 1, or `fallback` when absent.
+ * @throws RangeError naming the option.
+ */
+export function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a whole number of at least 1, got ${value}`);
+  }
+  return value;
+}

@@ -1,5 +1,5 @@
-import { open, readdir, rename, unlink, utimes } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { open, rename, unlink, utimes } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { randomHex12 } from './random-hex';
 import { SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
@@ -22,8 +22,12 @@ import {
   appendToPlainFile,
   planPlainAppend,
   repairPlainFile,
+  closeAppendHandles,
+  NO_HANDLES,
   type PlainAppendBatch,
 } from './plain-append';
+import { AppendHandleCache, KEPT_APPEND_HANDLES } from './append-handle-cache';
+import { removeSessionLogs } from './log-generation';
 import {
   logPathOf,
   NO_SESSION,
@@ -36,7 +40,7 @@ import {
   DEFAULT_MAX_SESSION_BYTES,
   DEFAULT_PLAIN_MAX_BYTES,
 } from './json-file.defaults';
-import type { SessionFilesOptions } from './session-files.options';
+import { positive, type SessionFilesOptions } from './session-files.options';
 export type { SessionFilesOptions } from './session-files.options';
 
 /**
@@ -52,8 +56,14 @@ export class SessionFiles {
   private readonly observer: StoreObserver | undefined;
   private readonly cache: ParsedSessionCache;
   private readonly writes = new SessionWriteQueue();
+  private readonly handles: AppendHandleCache | null;
 
-  constructor(opts: SessionFilesOptions = {}) {
+  /**
+   * @param own.keepAppendHandles keep the files of the last appends open between saves (see
+   *   `AppendHandleCache`); for an owner that calls {@link close}, as `jsonFileBackend` does.
+   */
+  constructor(opts: SessionFilesOptions = {}, own: { keepAppendHandles?: boolean } = {}) {
+    this.handles = own.keepAppendHandles ? new AppendHandleCache(KEPT_APPEND_HANDLES) : null;
     this.plainMaxBytes = positive('plainMaxBytes', opts.plainMaxBytes, DEFAULT_PLAIN_MAX_BYTES);
     this.maxSessionBytes = positive(
       'maxSessionBytes',
@@ -64,6 +74,11 @@ export class SessionFiles {
       positive('cachedSessions', opts.cachedSessions, DEFAULT_CACHED_SESSIONS),
     );
     this.observer = opts.observer;
+  }
+
+  /** Closes the files kept open between appends. */
+  close(): void {
+    this.handles?.close();
   }
 
   /** Runs `fn` after the writes already queued on `path` in this process. */
@@ -242,7 +257,10 @@ export class SessionFiles {
     const plan = planPlainAppend(state, batch, now);
     if (plan.size > this.plainMaxBytes) return null;
     this.assertSize(session, plan.size);
-    await appendToPlainFile(path, plan, state.file!.identity.size, now);
+    const kept = this.handles?.take(path, state) ?? NO_HANDLES;
+    const used = await appendToPlainFile(path, plan, state.file!.identity.size, now, kept);
+    if (this.handles) this.handles.keep(path, plan.state, used);
+    else closeAppendHandles(used);
     this.reportSize(session, plan.size);
     await this.cache.settle(path);
     this.cache.remember(path, plan.state);
@@ -398,26 +416,10 @@ export class SessionFiles {
    */
   async remove(path: string): Promise<void> {
     this.cache.forget(path);
+    this.handles?.drop(path);
     await unlink(path).catch(ignoreMissing);
     await removeKeyCopy(path);
-    await this.removeLogs(path);
-  }
-
-  /**
-   * Removes every log of the session file at `path` (after it became a plain array again; a log
-   * a crash leaves behind is named by no head, and the next move to the log form overwrites it).
-   * The caller holds the lock.
-   */
-  async removeLogs(path: string): Promise<void> {
-    const dir = dirname(path);
-    const prefix = `${basename(path).replace(/\.json$/i, '')}.log-`;
-    const names = await readdir(dir).catch(() => [] as string[]);
-    await Promise.all(
-      names
-        .filter((name) => name.startsWith(prefix) && /^\d+\.jsonl$/.test(name.slice(prefix.length)))
-        .map((name) => unlink(join(dir, name)).catch(ignoreMissing)),
-    );
-    await syncDirectory(dir);
+    await removeSessionLogs(path);
   }
 
   private reportSize(sessionId: string, bytes: number): void {
@@ -435,14 +437,6 @@ export class SessionFiles {
     if (size > this.maxSessionBytes)
       throw new SessionTooLargeError(session, size, this.maxSessionBytes);
   }
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a whole number of at least 1, got ${value}`);
-  }
-  return value;
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {
