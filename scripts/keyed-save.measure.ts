@@ -13,7 +13,8 @@
  * NATS, the same sessions: a bare `kv.update` on the revision it last wrote, and agent-memory's
  * save without and with a key (one store kept open, as a server does).
  *
- * The cases take turns save by save, so all see the same load; each session is put back to its
+ * The cases take turns save by save, in a new random order each round, so all see the same load
+ * and none always follows the same case; each session is put back to its
  * starting size (untimed) every 10 saves. Prints the median and the mean of each, in ms, and the
  * median's ratio to the first case's (the bare write).
  */
@@ -125,13 +126,23 @@ const storeSubjects = (backend: MemoryBackend, size: number): Subject[] =>
 
 async function run(subjects: Subject[]): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
-    for (const subject of subjects) {
-      if (round % RESET_EVERY === 0) await subject.reset();
+    if (round % RESET_EVERY === 0) for (const subject of subjects) await subject.reset();
+    // A new order each round: no case always follows the same one (a folder fsync, say).
+    for (const subject of shuffled(subjects)) {
       const started = performance.now();
       await subject.save();
       subject.times.push(performance.now() - started);
     }
   }
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
 }
 
 function report(title: string, subjects: Subject[]): void {

@@ -77,9 +77,12 @@ export function planPlainAppend(
  * Writes a planned append to the session file at `path`, which holds `fileSize` bytes: one
  * positional write over the closing `]` (cutting off what a cut-off append left past it), the
  * modification time stamped, one fdatasync. No temp file, no rename, so no folder fsync: the file
- * keeps its folder entry. With a key, its line is appended to the key copy first and fdatasynced
- * with the session (a process killed between the two writes leaves the line without the batch,
- * which a retry finds unstored at its cursors; the marks in the session hold the key either way).
+ * keeps its folder entry. With a key, its line is appended to the key copy first (a process
+ * killed between the two writes leaves the line without the batch, which a retry finds unstored
+ * at its cursors, never the batch without its line). The line is not fdatasynced: the key is
+ * durable as the mark written with the batch, and the copy only has to outlive a Phero process
+ * rewriting the array; syncing it too measured as most of what a key added to a save
+ * (docs/benchmarks.md, "Idempotency keys").
  * On failure the array is closed again where it ended, so nothing of a refused save stays, and
  * the handles are closed. The caller holds the session's lock.
  * @param kept handles an earlier append of this process left open on the same files (see
@@ -100,19 +103,10 @@ export async function appendToPlainFile(
   ]);
   const used = { session: handle, keyCopy: journal ?? kept.keyCopy };
   try {
-    const line =
-      journal &&
-      (await writeAll(journal, plan.keyLine!).then(
-        () => true,
-        () => false,
-      ));
+    if (journal) await writeAll(journal, plan.keyLine!).catch(() => undefined);
     await writeAll(handle, plan.data, plan.offset);
     if (fileSize > plan.size) await handle.truncate(plan.size);
-    await Promise.all([
-      handle.datasync(),
-      handle.utimes(mtime, mtime),
-      line ? journal!.datasync().catch(() => undefined) : undefined,
-    ]);
+    await Promise.all([handle.datasync(), handle.utimes(mtime, mtime)]);
     return used;
   } catch (error) {
     await closeArray(handle, plan.offset);
