@@ -89,10 +89,10 @@ export class GroupedSaves {
   /**
    * One save to a session not in log form: an append in place to the plain array (keyed or not:
    * a key is a mark on the batch's first message, see `SessionFiles.appendPlain`), a rewrite of
-   * a plain session that is not an array yet (`SessionFiles.writePlain`), or the move to the log
-   * form. A session
-   * in log form that {@link mayBePlain} goes back to the plain array when it fits (its keys then
-   * move to the marks and the copy, and its log is removed).
+   * a plain session that is not an array yet or lost its marks (`SessionFiles.writePlain`), or
+   * the move to the log form. A session in log form that {@link mayBePlain} goes back to the
+   * plain array when it fits (its keys then move to the marks and the copy, and its log is
+   * removed).
    * @returns the save's result, and the session as written when it is plain; null for a session
    *   in log form that does not fit the plain array (nothing written: append the save).
    */

@@ -67,6 +67,21 @@ describe('JsonFileMemory: saves appended in place to the plain array', () => {
     expect(texts(JSON.parse(read()))).toEqual(['q', 'a', 'next']);
   });
 
+  it('keeps the keys a Phero rewrite dropped from the marks through the saves after it', async () => {
+    const memory = await JsonFileMemory.open(file());
+    await memory.save(turn, { idempotencyKey: 'turn-1' });
+    writeFileSync(file(), JSON.stringify(pheroRewrite(JSON.parse(read()))));
+    // A save after the rewrite (with or without a key), then a process that reads the file anew.
+    await (await JsonFileMemory.open(file())).save([userMessage('after')]);
+    const fresh = await JsonFileMemory.open(file());
+    expect(await fresh.save(turn, { idempotencyKey: 'turn-1' })).toEqual({
+      first: 1,
+      last: 2,
+      replayed: true,
+    });
+    expect(texts(JSON.parse(read()))).toEqual(['q', 'a', 'after']);
+  });
+
   it('still refuses an array cut off in a way no append leaves', async () => {
     writeFileSync(file(), '[{"role":"user","parts":[]},{"role":"us');
     const memory = await JsonFileMemory.open(file());

@@ -91,5 +91,9 @@ export async function withKeyCopy(path: string, state: SessionState): Promise<vo
   if (copy.length === 0) return;
   const own = [...state.keys.values()];
   const merged = mergeSidecarKeys(own, copy, state.messages, state.from, IDEMPOTENCY_KEY_WINDOW);
-  if (merged !== own) state.keys = new Map(merged.map((record) => [record.key, record]));
+  if (merged === own) return;
+  state.keys = new Map(merged.map((record) => [record.key, record]));
+  // No message carries these keys' marks: the next save rewrites the array whole, marking them
+  // again, instead of appending a batch whose mark would hide that the copy is still needed.
+  state.plainTail = null;
 }
