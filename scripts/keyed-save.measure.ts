@@ -7,12 +7,16 @@
  * JSON files, a plain session of 20 and of 100 short messages, each save a two-message turn:
  * - bare: stringify the whole array, write a temp file, fsync, rename (no read, no folder fsync);
  * - bare + folder fsync: the same, then fsync the folder (what makes the rename survive a power cut);
- * - agent-memory without a key, and with a fresh key per save.
+ * - agent-memory without a key, and with a fresh key per save (its plain save appends the turn in
+ *   place over the array's closing bracket: one write and one fdatasync, plus the key copy's
+ *   line with a key).
  * NATS, the same sessions: a bare `kv.update` on the revision it last wrote, and agent-memory's
  * save without and with a key (one store kept open, as a server does).
  *
- * The cases take turns save by save, so all see the same load; each session is put back to its
- * starting size (untimed) every 10 saves. Prints the median and the mean of each, in ms.
+ * The cases take turns save by save, in a new random order each round, so all see the same load
+ * and none always follows the same case; each session is put back to its
+ * starting size (untimed) every 10 saves. Prints the median and the mean of each, in ms, and the
+ * median's ratio to the first case's (the bare write).
  */
 import { mkdtemp, open, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -122,8 +126,9 @@ const storeSubjects = (backend: MemoryBackend, size: number): Subject[] =>
 
 async function run(subjects: Subject[]): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
-    for (const subject of subjects) {
-      if (round % RESET_EVERY === 0) await subject.reset();
+    if (round % RESET_EVERY === 0) for (const subject of subjects) await subject.reset();
+    // A new order each round: no case always follows the same one (a folder fsync, say).
+    for (const subject of shuffled(subjects)) {
       const started = performance.now();
       await subject.save();
       subject.times.push(performance.now() - started);
@@ -131,13 +136,25 @@ async function run(subjects: Subject[]): Promise<void> {
   }
 }
 
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
 function report(title: string, subjects: Subject[]): void {
   console.log(`\n${title}`);
+  const medianOf = (s: Subject) =>
+    [...s.times].sort((a, b) => a - b)[Math.floor(s.times.length / 2)]!;
+  const base = medianOf(subjects[0]!);
   for (const s of subjects) {
-    const sorted = [...s.times].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
-    const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-    console.log(`| ${s.name} | ${median.toFixed(2)} ms | ${mean.toFixed(2)} ms |`);
+    const median = medianOf(s);
+    const mean = s.times.reduce((a, b) => a + b, 0) / s.times.length;
+    const ratio = (median / base).toFixed(2);
+    console.log(`| ${s.name} | ${median.toFixed(2)} ms | ${mean.toFixed(2)} ms | ${ratio}× |`);
   }
 }
 
@@ -156,7 +173,7 @@ async function main(): Promise<void> {
         ...storeSubjects(files, size),
       ];
       await run(fileSubjects);
-      report(`JSON files, ${size} messages + turns (median, mean)`, fileSubjects);
+      report(`JSON files, ${size} messages + turns (median, mean, median / bare)`, fileSubjects);
 
       const kv = await nc.jetstream().views.kv(bucket);
       let bareMessages: Message[] = [];
@@ -175,7 +192,7 @@ async function main(): Promise<void> {
       };
       const natsSubjects = [bareKv, ...storeSubjects(nats, size)];
       await run(natsSubjects);
-      report(`NATS, ${size} messages + turns (median, mean)`, natsSubjects);
+      report(`NATS, ${size} messages + turns (median, mean, median / bare)`, natsSubjects);
     }
   } finally {
     await files.close();

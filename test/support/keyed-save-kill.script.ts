@@ -5,11 +5,12 @@
  *   node -r @swc-node/register test/support/keyed-save-kill.script.ts <store JSON> <session> <hold> <writes>
  *
  * The hold is installed from outside the library, where the store's writes end (`writes`, a
- * `KeyedSaveWrites`): on file renames by wrapping `rename` of `node:fs/promises` (what the atomic
- * writes end with), on KV publishes by wrapping the JetStream `publish` of the backend's KV handle.
- * The held call never returns; the other write of the save is let through and `held` is printed
- * once it is done.
+ * `KeyedSaveWrites`): on file writes by wrapping the handles `open` of `node:fs/promises` gives
+ * for the session file and its key copy, on KV publishes by wrapping the JetStream `publish` of
+ * the backend's KV handle. The held call never returns; `held` is printed once it is reached and
+ * the save's other writes that come before it (or, on NATS, beside it) are done.
  */
+import type { FileHandle } from 'node:fs/promises';
 import type { MemoryBackend } from '@agent-memory/memory';
 import { driverOf, openBackend, type BackendSpec } from '@agent-memory/test-conformance';
 import {
@@ -64,22 +65,51 @@ type InstallHold = (
   spec: BackendSpec,
   pick: (session: string, keyCopy: string) => HeldWrites,
   session: string,
+  where: KeyedSaveHold,
 ) => void;
 
+/** A call that never returns, after printing `held`. */
+function heldForever(): Promise<never> {
+  process.stdout.write('held\n');
+  return new Promise<never>(() => undefined);
+}
+
+/**
+ * On file writes: the session file's handle opened for writing in place, and its key copy's
+ * handle, get the hold. The store appends the key copy's line before it writes the session, so
+ * a hold on the session's write finds the line written.
+ */
+function holdFileWrites(dir: string, session: string, where: KeyedSaveHold): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs/promises') as Record<string, unknown>;
+  const file = `${dir}/${session}.json`;
+  const realOpen = fs.open as (...args: unknown[]) => Promise<FileHandle>;
+  fs.open = async (...args: unknown[]) => {
+    const handle = await realOpen.apply(fs, args);
+    const path = String(args[0]);
+    if (path === `${file}.keys` && where === 'key-copy') handle.write = heldForever;
+    if (path === file && args[1] === 'r+') holdSessionWrite(handle, where);
+    return handle;
+  };
+}
+
+function holdSessionWrite(handle: FileHandle, where: KeyedSaveHold): void {
+  if (where === 'messages') handle.write = heldForever;
+  if (where === 'unsynced-messages') handle.datasync = heldForever;
+  if (where === 'torn-messages') {
+    const write = handle.write.bind(handle) as (...args: unknown[]) => Promise<unknown>;
+    handle.write = (async (data: Buffer, offset: number, length: number, position: number) => {
+      await write(data, offset, Math.floor(length / 2), position);
+      return heldForever();
+    }) as unknown as FileHandle['write'];
+  }
+}
+
 const installHold: Record<KeyedSaveWrites, InstallHold> = {
-  'file-renames': (backend, spec, pick, session) => {
+  'file-writes': (backend, spec, _pick, session, where) => {
     const dir = driverOf(spec).storagePath(backend);
     if (!dir) throw new Error(`the ${spec.kind} store keeps no files`);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const fs = require('node:fs/promises') as Record<string, unknown>;
-    const file = `${dir}/${session}.json`;
-    const paths = pick(file, `${file}.keys`);
-    hold(
-      fs,
-      'rename',
-      (args) => args[1] === paths.held,
-      (args) => args[1] === paths.other,
-    );
+    holdFileWrites(dir, session, where);
   },
   'kv-publishes': (backend, spec, pick, session) => {
     const bucket = spec.env.MEMORY_NATS_BUCKET;
@@ -109,7 +139,7 @@ async function main(): Promise<void> {
     where === 'messages' ? { held: target, other: copy } : { held: copy, other: target };
   const install = installHold[writes];
   if (!install) throw new Error(`no hold on "${writes}"`);
-  install(backend, store, pick, session);
+  install(backend, store, pick, session, where);
   const memory = await backend.open(session);
   await memory.save(KILLED_TURN, { idempotencyKey: KILLED_TURN_KEY });
   throw new Error('the save returned: the hold was not reached');

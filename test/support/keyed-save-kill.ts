@@ -16,19 +16,22 @@ import {
 
 /**
  * Where the saving process is held when it is killed:
- * - `messages`: the session's own write (the file's rename, the KV compare-and-swap) is held and
- *   the key copy beside it is written: the batch is not stored, its key copy says it is.
- * - `key-copy`: the key copy's write is held and the session's write is done: the batch is
- *   stored with its key marked on it, the copy does not know the key.
+ * - `messages`: the session's own write (a file's rename or write, the KV compare-and-swap) is
+ *   held, and the key copy beside it is written when the store writes it first or at once.
+ * - `key-copy`: the key copy's write is held; the session's write is done when the store writes
+ *   it first or at once (NATS), not yet when the copy goes first (JSON files' appends).
+ * - `torn-messages`: half of the session's write is written, then it is held (a crash tearing it).
+ * - `unsynced-messages`: the session's write is done and its fdatasync is held.
  */
-export type KeyedSaveHold = 'messages' | 'key-copy';
+export type KeyedSaveHold = 'messages' | 'key-copy' | 'torn-messages' | 'unsynced-messages';
 
 /**
  * How the store writes a session and its key copy, where the saving process is held:
- * - `file-renames`: each file is written under a temporary name and renamed into place;
+ * - `file-writes`: positional writes to the session file and appends to its key copy
+ *   (`node:fs/promises` file handles), each followed by an fdatasync;
  * - `kv-publishes`: each key is a JetStream publish to `$KV.<bucket>.<key>`.
  */
-export type KeyedSaveWrites = 'file-renames' | 'kv-publishes';
+export type KeyedSaveWrites = 'file-writes' | 'kv-publishes';
 
 /** The batch the killed process saves, and its key. */
 export const KILLED_TURN: readonly Message[] = [
@@ -79,7 +82,7 @@ export type RawSessionReader = (store: BackendSpec, session: string) => Promise<
 
 /**
  * The kill -9 tests of a store with a key copy beside the session (JSON files, NATS): for each
- * hold, a process saving a keyed batch is killed there, then a fresh backend (as after a restart)
+ * hold, a process saving a keyed batch into a session of one message is killed there, then a fresh backend (as after a restart)
  * retries the save with the same key. The batch must be stored exactly once, the retry answer
  * with the batch's cursors (`replayed` when the killed write had stored it), and the session stay
  * the plain array Phero reads.
@@ -87,17 +90,19 @@ export type RawSessionReader = (store: BackendSpec, session: string) => Promise<
 export function describeKeyedSaveKill(
   name: string,
   harness: ConformanceHarness,
-  store: { writes: KeyedSaveWrites; readRaw: RawSessionReader },
+  store: {
+    writes: KeyedSaveWrites;
+    readRaw: RawSessionReader;
+    /** Each hold tried, and whether the retry finds the batch stored (`replayed`). */
+    holds: ReadonlyArray<[KeyedSaveHold, boolean]>;
+  },
 ): void {
-  const { writes, readRaw } = store;
+  const { writes, readRaw, holds } = store;
   describe(`${name}: a keyed save killed mid-write (kill -9), then retried`, () => {
     let counter = 0;
     afterAll(() => harness.destroy?.());
 
-    it.each<[KeyedSaveHold, boolean]>([
-      ['messages', false],
-      ['key-copy', true],
-    ])(
+    it.each<[KeyedSaveHold, boolean]>([...holds])(
       'held at the write of its %s: the retry stores the batch once (replayed: %s)',
       async (at, replayed) => {
         const created = await harness.create();

@@ -5,6 +5,7 @@ import type { Cursor, SaveOptions, SaveResult } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { keyRecords } from './head-records';
 import type { LockedSessionFile } from './locked-session-file';
+import { removeSessionLogs } from './log-generation';
 import { rememberKey, type SessionState } from './session-state';
 import { fileStoreError } from './write-all';
 
@@ -86,10 +87,12 @@ export class GroupedSaves {
   }
 
   /**
-   * One save to a session not in log form: a plain rewrite (keyed or not: a key is a mark on the
-   * batch's first message, see `SessionFiles.writePlain`), or the move to the log form. A session
-   * in log form that {@link mayBePlain} goes back to the plain array when it fits (its keys then
-   * move to the marks and the copy, and its log is removed).
+   * One save to a session not in log form: an append in place to the plain array (keyed or not:
+   * a key is a mark on the batch's first message, see `SessionFiles.appendPlain`), a rewrite of
+   * a plain session that is not an array yet or lost its marks (`SessionFiles.writePlain`), or
+   * the move to the log form. A session in log form that {@link mayBePlain} goes back to the
+   * plain array when it fits (its keys then move to the marks and the copy, and its log is
+   * removed).
    * @returns the save's result, and the session as written when it is plain; null for a session
    *   in log form that does not fit the plain array (nothing written: append the save).
    */
@@ -104,12 +107,26 @@ export class GroupedSaves {
     const last = state.saved + batch.length;
     const result: SaveResult = { first, last, replayed: false };
     const now = this.now();
+    const record = key === undefined ? undefined : { key, first, last, digest };
+    const inPlace = isPlain(state) && state.plainTail !== null;
+    if (inPlace) {
+      // The array as it is on disk: the batch is appended in place (one write, one fdatasync).
+      const appended = await this.file.files.appendPlain(
+        this.file.sessionId,
+        this.file.path,
+        state,
+        { messages: batch, savedAt, record },
+        now,
+      );
+      if (appended) return { result, state: appended };
+    }
     const all = [...state.messages, ...batch];
     const times = [...state.times, ...batch.map(() => savedAt)];
     const keys = new Map(state.keys);
-    if (key !== undefined) rememberKey(keys, { key, first, last, digest });
+    if (record) rememberKey(keys, record);
     const fromLog = state.form === 'log';
-    if (isPlain(state) || fromLog) {
+    // An array past plainMaxBytes moves to the log form below.
+    if (!inPlace && (isPlain(state) || fromLog)) {
       const next = { messages: all, times, keys, keysChanged: key !== undefined || fromLog };
       const written = await this.file.files.writePlain(
         this.file.sessionId,
@@ -118,7 +135,7 @@ export class GroupedSaves {
         next,
         now,
       );
-      if (written && fromLog) await this.file.files.removeLogs(this.file.path);
+      if (written && fromLog) await removeSessionLogs(this.file.path);
       if (written) return { result, state: written };
       if (fromLog) return null;
     }

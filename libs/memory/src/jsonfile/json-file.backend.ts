@@ -97,7 +97,7 @@ export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBacken
   if (!Number.isSafeInteger(minFreeBytes) || minFreeBytes < 0) {
     throw new RangeError(`minFreeBytes must be a whole number of at least 0, got ${minFreeBytes}`);
   }
-  const files = new SessionFiles(options);
+  const files = new SessionFiles(options, { keepAppendHandles: true });
   const summaryPolicy = legacySummaryPolicy(options.summarization);
   const readOnly = options.readOnly ?? false;
   const index = new SessionIndex(dir, { readOnly });
@@ -171,7 +171,9 @@ export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBacken
       async check() {
         await checkWritable(dir, minFreeBytes);
       },
-      async close() {},
+      async close() {
+        files.close();
+      },
     },
     () => checkpointStorage,
   );

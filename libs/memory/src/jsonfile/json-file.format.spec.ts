@@ -181,7 +181,9 @@ describe('JsonFileMemory file format', () => {
 
     const next = userMessage('one more');
     await memory.save([next]);
-    expect(readJson(path)).toEqual([...PHERO[name]!, marked(next)]);
+    // Appended in place: Phero's messages stay as Phero wrote them.
+    const original = readJson(join(fixtures, name)) as unknown[];
+    expect(readJson(path)).toEqual([...original, marked(next)]);
     expect(await (await JsonFileMemory.open(path)).retrieve()).toEqual([...PHERO[name]!, next]);
   });
 

@@ -71,9 +71,10 @@ export interface JsonFileMemoryOptions extends SessionFilesOptions, Summarizatio
  * restart resumes it. Two forms, both read (see the README's "JSON-file storage format"):
  *
  * - **plain**: the file is a JSON array of messages, the file Phero reads, while the session has
- *   no snapshot or metadata and stays under `plainMaxBytes`. A save rewrites it atomically (temp
- *   file, fsync, rename, folder fsync). Idempotency keys are marks on the first message of each
- *   keyed batch, written with it, and copied to `<id>.json.keys` beside it (the copy outlives a
+ *   no snapshot or metadata and stays under `plainMaxBytes`. A save appends its batch in place
+ *   over the closing `]` (one write, one fdatasync; see `plain-array-tail.ts` for what a crash
+ *   mid-write leaves and how it is read). Idempotency keys are marks on the first message of each
+ *   keyed batch, written with it, and journaled in `<id>.json.keys` beside it (the copy outlives a
  *   Phero process rewriting the array without the marks).
  * - **log**: the file is a small head (snapshot, metadata, counters, recent idempotency keys and
  *   the byte offset where the messages after the snapshot start) naming an append-only JSON Lines

@@ -24,11 +24,20 @@ export class LockedSessionFile {
     readonly files: SessionFiles,
   ) {}
 
-  /** The session as stored now; a file error is a `StorageFullError` or `BackendUnavailableError`. */
+  /**
+   * The session as stored now; a file error is a `StorageFullError` or `BackendUnavailableError`.
+   * A plain array found with a cut-off append (see `plain-array-tail.ts`) reads as it was before
+   * it; the read then waits for the lock, so that an append still being written is read whole
+   * and one whose writer died is cut off (when the folder cannot be written, it stays).
+   */
   load(): Promise<SessionState> {
-    return asFileStoreErrors('read', this.sessionId, () =>
-      this.files.load(this.sessionId, this.path),
-    );
+    return asFileStoreErrors('read', this.sessionId, async () => {
+      const state = await this.files.load(this.sessionId, this.path);
+      if (!state.plainTail?.torn) return state;
+      return this.write('repair', undefined, (locked) =>
+        this.files.repairPlain(this.sessionId, this.path, locked),
+      ).catch(() => state);
+    });
   }
 
   /**

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { syncDirectory } from './atomic-write';
 import type { StoredSnapshot } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { timesFor, type SavedTimes } from '../core/saved-times';
@@ -98,4 +100,25 @@ export async function headNames(path: string, name: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes every log of the session file at `path` (after it became a plain array again; a log
+ * a crash leaves behind is named by no head, and the next move to the log form overwrites it).
+ * The caller holds the lock.
+ */
+export async function removeSessionLogs(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${basename(path).replace(/\.json$/i, '')}.log-`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && /^\d+\.jsonl$/.test(name.slice(prefix.length)))
+      .map((name) => unlink(join(dir, name)).catch(ignoreMissingFile)),
+  );
+  await syncDirectory(dir);
+}
+
+function ignoreMissingFile(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error;
 }

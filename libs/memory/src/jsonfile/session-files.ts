@@ -1,5 +1,5 @@
-import { open, readdir, rename, unlink, utimes } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { open, rename, unlink, utimes } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { randomHex12 } from './random-hex';
 import { SessionTooLargeError } from '../core/errors';
 import type { Cursor, Entry, StoredSnapshot } from '../core/memory.interface';
@@ -19,6 +19,16 @@ import type { IdempotencyRecord } from '../core/idempotency';
 import { markIdempotencyKeys } from '../core/idempotency-marks';
 import { SessionWriteQueue } from './session-write-queue';
 import {
+  appendToPlainFile,
+  planPlainAppend,
+  repairPlainFile,
+  closeAppendHandles,
+  NO_HANDLES,
+  type PlainAppendBatch,
+} from './plain-append';
+import { AppendHandleCache, KEPT_APPEND_HANDLES } from './append-handle-cache';
+import { removeSessionLogs } from './log-generation';
+import {
   logPathOf,
   NO_SESSION,
   readBatches,
@@ -30,21 +40,8 @@ import {
   DEFAULT_MAX_SESSION_BYTES,
   DEFAULT_PLAIN_MAX_BYTES,
 } from './json-file.defaults';
-
-export interface SessionFilesOptions {
-  /**
-   * A session without snapshot or metadata (keys or not) stays a plain JSON array (the file
-   * Phero reads) while it is at most this many bytes; past it, it moves to the log form, where a
-   * save appends instead of rewriting. Default {@link DEFAULT_PLAIN_MAX_BYTES}.
-   */
-  plainMaxBytes?: number;
-  /** Bytes a session's files may hold; a write past it is refused with `SessionTooLargeError`. Default {@link DEFAULT_MAX_SESSION_BYTES}. */
-  maxSessionBytes?: number;
-  /** Parsed sessions kept in memory (least recently used dropped first). Default {@link DEFAULT_CACHED_SESSIONS}. */
-  cachedSessions?: number;
-  /** Told about each written session's size against `maxSessionBytes`, for metrics. */
-  observer?: StoreObserver;
-}
+import { positive, type SessionFilesOptions } from './session-files.options';
+export type { SessionFilesOptions } from './session-files.options';
 
 /**
  * The files of the sessions of one folder (or one file), shared by every store a backend opens:
@@ -59,8 +56,14 @@ export class SessionFiles {
   private readonly observer: StoreObserver | undefined;
   private readonly cache: ParsedSessionCache;
   private readonly writes = new SessionWriteQueue();
+  private readonly handles: AppendHandleCache | null;
 
-  constructor(opts: SessionFilesOptions = {}) {
+  /**
+   * @param own.keepAppendHandles keep the files of the last appends open between saves (see
+   *   `AppendHandleCache`); for an owner that calls {@link close}, as `jsonFileBackend` does.
+   */
+  constructor(opts: SessionFilesOptions = {}, own: { keepAppendHandles?: boolean } = {}) {
+    this.handles = own.keepAppendHandles ? new AppendHandleCache(KEPT_APPEND_HANDLES) : null;
     this.plainMaxBytes = positive('plainMaxBytes', opts.plainMaxBytes, DEFAULT_PLAIN_MAX_BYTES);
     this.maxSessionBytes = positive(
       'maxSessionBytes',
@@ -71,6 +74,11 @@ export class SessionFiles {
       positive('cachedSessions', opts.cachedSessions, DEFAULT_CACHED_SESSIONS),
     );
     this.observer = opts.observer;
+  }
+
+  /** Closes the files kept open between appends. */
+  close(): void {
+    this.handles?.close();
   }
 
   /** Runs `fn` after the writes already queued on `path` in this process. */
@@ -234,13 +242,48 @@ export class SessionFiles {
   }
 
   /**
+   * Appends a batch to a plain session in place (`appendToPlainFile`), serializing it alone and
+   * reading nothing back; the caller holds the lock and loaded `state` (an array) under it.
+   * @returns the state written, or null when the array would pass `plainMaxBytes` (nothing written).
+   * @throws SessionTooLargeError when it would pass `maxSessionBytes`.
+   */
+  async appendPlain(
+    session: string,
+    path: string,
+    state: SessionState,
+    batch: PlainAppendBatch,
+    now: Date,
+  ): Promise<SessionState | null> {
+    const plan = planPlainAppend(state, batch, now);
+    if (plan.size > this.plainMaxBytes) return null;
+    this.assertSize(session, plan.size);
+    const kept = this.handles?.take(path, state) ?? NO_HANDLES;
+    const used = await appendToPlainFile(path, plan, state.file!.identity.size, now, kept);
+    if (this.handles) this.handles.keep(path, plan.state, used);
+    else closeAppendHandles(used);
+    this.reportSize(session, plan.size);
+    await this.cache.settle(path);
+    this.cache.remember(path, plan.state);
+    return plan.state;
+  }
+
+  /** Cuts off what a crashed append left in a plain session file (see `repairPlainFile`); under the lock. */
+  async repairPlain(session: string, path: string, state: SessionState): Promise<SessionState> {
+    if (!state.plainTail?.torn) return state;
+    await repairPlainFile(path, state);
+    this.cache.forget(path);
+    return this.load(session, path);
+  }
+
+  /**
    * Rewrites a plain session as the array Phero reads, with its save times and idempotency keys
    * as marks on the messages (see `SAVED_AT_MARK`, `IDEMPOTENCY_KEY_MARK`): serialized once, then
    * written atomically (temp file, fsync, rename, folder fsync). With `keysChanged`, the key copy
    * (`keyCopyPathOf`) is written at the same time; which one lands first does not matter (a
    * copy's record counts only where its messages are stored, and the marks are written with the
-   * messages), and a copy that fails to be written is left to the next keyed save. The written state becomes the cached one: nothing is read back. The caller holds
-   * the lock and loaded `state` under it.
+   * messages), and a copy that fails to be written is left to the next keyed save. The written
+   * state becomes the cached one: nothing is read back. The caller holds the lock and loaded
+   * `state` under it. Used where the file is not an array yet (`appendPlain` is the usual save).
    * @returns the state written, or null when the array would pass `plainMaxBytes` (nothing written).
    * @throws SessionTooLargeError when it would pass `maxSessionBytes`.
    */
@@ -282,6 +325,7 @@ export class SessionFiles {
       messages: Object.freeze([...messages]) as Message[],
       times: [...times],
       keys: new Map(keys),
+      plainTail: { at: text.length - 1, torn: false },
     };
     await this.cache.settle(path);
     this.cache.remember(path, saved);
@@ -372,26 +416,10 @@ export class SessionFiles {
    */
   async remove(path: string): Promise<void> {
     this.cache.forget(path);
+    this.handles?.drop(path);
     await unlink(path).catch(ignoreMissing);
     await removeKeyCopy(path);
-    await this.removeLogs(path);
-  }
-
-  /**
-   * Removes every log of the session file at `path` (after it became a plain array again; a log
-   * a crash leaves behind is named by no head, and the next move to the log form overwrites it).
-   * The caller holds the lock.
-   */
-  async removeLogs(path: string): Promise<void> {
-    const dir = dirname(path);
-    const prefix = `${basename(path).replace(/\.json$/i, '')}.log-`;
-    const names = await readdir(dir).catch(() => [] as string[]);
-    await Promise.all(
-      names
-        .filter((name) => name.startsWith(prefix) && /^\d+\.jsonl$/.test(name.slice(prefix.length)))
-        .map((name) => unlink(join(dir, name)).catch(ignoreMissing)),
-    );
-    await syncDirectory(dir);
+    await removeSessionLogs(path);
   }
 
   private reportSize(sessionId: string, bytes: number): void {
@@ -409,14 +437,6 @@ export class SessionFiles {
     if (size > this.maxSessionBytes)
       throw new SessionTooLargeError(session, size, this.maxSessionBytes);
   }
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a whole number of at least 1, got ${value}`);
-  }
-  return value;
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {

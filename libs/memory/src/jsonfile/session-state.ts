@@ -7,6 +7,7 @@ import type { Cursor } from '../core/memory.interface';
 import type { Message } from '../core/message';
 import { timesFor } from '../core/saved-times';
 import { decodeDocument } from '../core/session-document';
+import { tornArrayTail, wholeArrayTail, type PlainArrayTail } from './plain-array-tail';
 import { decodeHead, isHead, type SessionHead } from './session-head';
 import { readLastLineRange, readLastLogLine, readLogLines, type LogBatch } from './session-log';
 
@@ -65,6 +66,11 @@ export interface SessionState {
   /** Recent idempotency keys, the cursors their saves stored and their batches' digests, oldest first. */
   keys: Map<string, IdempotencyRecord>;
   log: LoadedLog | null;
+  /**
+   * In plain form when the file is a JSON array: where a save appends in place (see
+   * `plain-array-tail.ts`), and whether the file holds a cut-off append past it.
+   */
+  plainTail: PlainArrayTail | null;
 }
 
 export const NO_SESSION: SessionState = Object.freeze({
@@ -79,6 +85,7 @@ export const NO_SESSION: SessionState = Object.freeze({
   times: [],
   keys: new Map(),
   log: null,
+  plainTail: null,
 }) as SessionState;
 
 /** The log file of a head, in the session file's folder. */
@@ -98,17 +105,23 @@ export function parseSessionText(
   file: SessionState['file'],
 ): SessionState {
   let raw: unknown = null;
+  let plainTail: PlainArrayTail | null = null;
   if (text.trim() !== '') {
     try {
       raw = JSON.parse(text);
+      if (Array.isArray(raw)) plainTail = wholeArrayTail(text);
     } catch (error) {
-      throw new CorruptSessionError(
-        session,
-        `the file is not valid JSON: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+      // A plain array whose last append was cut off (by a crash, or still being written): read
+      // as it was before that append, which was never acknowledged.
+      plainTail = tornArrayTail(text);
+      raw = plainTail === null ? undefined : parseOrUndefined(`${text.slice(0, plainTail.at)}]`);
+      if (raw === undefined) {
+        throw new CorruptSessionError(
+          session,
+          `the file is not valid JSON: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
     }
   }
   if (raw === null) return { ...NO_SESSION, form: 'plain', file, keys: new Map() };
@@ -132,6 +145,7 @@ export function parseSessionText(
       times: [],
       keys: keysOfHead(head),
       log: { head, ino: -1, end: head.tail.offset, size: head.tail.offset, lines: [] },
+      plainTail: null,
     };
   }
   const doc = decodeDocument(session, raw);
@@ -153,7 +167,16 @@ export function parseSessionText(
     times: timesFor(doc.savedAt, doc.messages.length),
     keys,
     log: null,
+    plainTail,
   };
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

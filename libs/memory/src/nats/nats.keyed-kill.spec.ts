@@ -11,6 +11,10 @@ import { natsDriver } from './nats.driver';
 
 describeKeyedSaveKill('NatsMemory', natsHarness(), {
   writes: 'kv-publishes',
+  holds: [
+    ['messages', false],
+    ['key-copy', true],
+  ],
   readRaw: async (store, session) => {
     const { url, bucket } = settingsFrom(natsDriver, store.env);
     const nc = await connect({ servers: url });
