@@ -128,55 +128,52 @@ export function jsonFileBackend(options: JsonFileBackendOptions): JsonFileBacken
   };
 
   const checkpointStorage = new JsonFileCheckpointStorage(dir);
-  return removingThreads<JsonFileBackend>(
-    {
-      kind: 'jsonfile',
-      dir,
-      checkpointStorage,
-      async open(sessionId) {
-        assertSessionId(sessionId);
-        return open(sessionId);
-      },
-      list,
-      async erase(q) {
-        assertResource(q?.resource);
-        refuseWrite('erase');
-        const { resource } = q;
-        const erased = await eraseListedSessions(list, resource, async (id) =>
-          (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
-        );
-        // Their compaction jobs go too: a job's result holds the summary it wrote.
-        await new JsonFileCompactionJobStore({
-          dir: join(dir, JSON_FILE_JOBS_FOLDER),
-          ttlMs: DEFAULT_COMPACTION_JOB_TTL_MS,
-        }).deleteForSessions(erased.sessionIds);
-        return erased;
-      },
-      async inspect(sessionId) {
-        assertSessionId(sessionId);
-        return asFileStoreErrors('inspect', sessionId, () =>
-          inspectSessionFile(sessionId, pathOf(sessionId)),
-        );
-      },
-      async delete(sessionId, opts) {
-        assertSessionId(sessionId);
-        refuseWrite('delete');
-        if (opts?.ifUnchanged) {
-          return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
-            (await open(sessionId)).eraseIf(check),
-          );
-        }
-        await (await open(sessionId)).clear();
-      },
-      async check() {
-        await checkWritable(dir, minFreeBytes);
-      },
-      async close() {
-        files.close();
-      },
+  return removingThreads<JsonFileBackend>({
+    kind: 'jsonfile',
+    dir,
+    checkpointStorage,
+    async open(sessionId) {
+      assertSessionId(sessionId);
+      return open(sessionId);
     },
-    () => checkpointStorage,
-  );
+    list,
+    async erase(q) {
+      assertResource(q?.resource);
+      refuseWrite('erase');
+      const { resource } = q;
+      const erased = await eraseListedSessions(list, resource, async (id) =>
+        (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
+      );
+      // Their compaction jobs go too: a job's result holds the summary it wrote.
+      await new JsonFileCompactionJobStore({
+        dir: join(dir, JSON_FILE_JOBS_FOLDER),
+        ttlMs: DEFAULT_COMPACTION_JOB_TTL_MS,
+      }).deleteForSessions(erased.sessionIds);
+      return erased;
+    },
+    async inspect(sessionId) {
+      assertSessionId(sessionId);
+      return asFileStoreErrors('inspect', sessionId, () =>
+        inspectSessionFile(sessionId, pathOf(sessionId)),
+      );
+    },
+    async delete(sessionId, opts) {
+      assertSessionId(sessionId);
+      refuseWrite('delete');
+      if (opts?.ifUnchanged) {
+        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+          (await open(sessionId)).eraseIf(check),
+        );
+      }
+      await (await open(sessionId)).clear();
+    },
+    async check() {
+      await checkWritable(dir, minFreeBytes);
+    },
+    async close() {
+      files.close();
+    },
+  });
 }
 
 /**

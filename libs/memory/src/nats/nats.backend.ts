@@ -181,54 +181,51 @@ export async function natsBackend(options: NatsBackendOptions): Promise<NatsBack
   }
 
   const checkpointStorage = new NatsCheckpointStorage(kv, nc.info?.max_payload);
-  return removingThreads<NatsBackend>(
-    {
-      kind: 'nats',
-      bucket: options.bucket,
-      checkpointStorage,
-      connection: nc,
-      kv,
-      async open(sessionId) {
-        assertSessionId(sessionId);
-        return open(sessionId);
-      },
-      async list(q) {
-        return listNatsSessions(listSource, q);
-      },
-      async erase(q) {
-        assertResource(q?.resource);
-        const { resource } = q;
-        const erased = await eraseListedSessions(
-          (page) => listNatsSessions(listSource, page),
-          resource,
-          async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
-        );
-        // Their compaction jobs go too (a job's result holds the summary it wrote).
-        await deleteNatsSessionJobs(nc, options.bucket, erased.sessionIds, timeoutMs);
-        return erased;
-      },
-      async inspect(sessionId) {
-        return NatsMemory.inspect(kv, sessionId);
-      },
-      async delete(sessionId, opts) {
-        assertSessionId(sessionId);
-        if (opts?.ifUnchanged) {
-          return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
-            (await open(sessionId)).eraseIf(check),
-          );
-        }
-        await (await open(sessionId)).clear();
-      },
-      status,
-      async check() {
-        await status();
-      },
-      async close() {
-        if (owned && !nc.isClosed()) await nc.drain();
-      },
+  return removingThreads<NatsBackend>({
+    kind: 'nats',
+    bucket: options.bucket,
+    checkpointStorage,
+    connection: nc,
+    kv,
+    async open(sessionId) {
+      assertSessionId(sessionId);
+      return open(sessionId);
     },
-    () => checkpointStorage,
-  );
+    async list(q) {
+      return listNatsSessions(listSource, q);
+    },
+    async erase(q) {
+      assertResource(q?.resource);
+      const { resource } = q;
+      const erased = await eraseListedSessions(
+        (page) => listNatsSessions(listSource, page),
+        resource,
+        async (id) => (await open(id)).eraseIf((meta) => meta[RESOURCE_META_KEY] === resource),
+      );
+      // Their compaction jobs go too (a job's result holds the summary it wrote).
+      await deleteNatsSessionJobs(nc, options.bucket, erased.sessionIds, timeoutMs);
+      return erased;
+    },
+    async inspect(sessionId) {
+      return NatsMemory.inspect(kv, sessionId);
+    },
+    async delete(sessionId, opts) {
+      assertSessionId(sessionId);
+      if (opts?.ifUnchanged) {
+        return deleteIfUnchanged(sessionId, opts.ifUnchanged, async (check) =>
+          (await open(sessionId)).eraseIf(check),
+        );
+      }
+      await (await open(sessionId)).clear();
+    },
+    status,
+    async check() {
+      await status();
+    },
+    async close() {
+      if (owned && !nc.isClosed()) await nc.drain();
+    },
+  });
 }
 
 /** Runs `fn`, failing with a `NatsRequestError` after `timeoutMs`. */

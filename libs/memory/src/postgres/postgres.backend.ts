@@ -149,125 +149,116 @@ export async function postgresBackend(options: PostgresBackendOptions): Promise<
   const checkpointStorage = new PostgresCheckpointStorage(dataSource, tables, {
     preparedStatements: prepared,
   });
-  return removingThreads<PostgresBackend>(
-    {
-      kind: 'postgres',
-      dataSource,
-      tables,
-      checkpointStorage,
-      open: (sessionId) => PostgresMemory.open(dataSource, sessionId, storeOptions),
+  return removingThreads<PostgresBackend>({
+    kind: 'postgres',
+    dataSource,
+    tables,
+    checkpointStorage,
+    open: (sessionId) => PostgresMemory.open(dataSource, sessionId, storeOptions),
 
-      async list(q: ListSessionsQuery): Promise<SessionPage> {
-        const limit = listLimit(q);
-        const after = q.after ? decodeListToken(q.after) : null;
-        const search = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-        const rows = (await pgRequest('list sessions', null, () =>
-          // The newest page without a search (what the dashboard opens on) has a statement of its
-          // own: a plain walk down the listing index, prepared once per connection and page size.
-          search === null && after === null && q.resource === undefined
-            ? preparedQuery(dataSource, sql.newest(limit + 1), [], prepared)
-            : // Planned on each call: a generic plan of its optional filters could not pick the index.
-              preparedQuery(
-                dataSource,
-                sql.list,
-                [
-                  search,
-                  after?.updatedAt ?? null,
-                  after?.id ?? null,
-                  limit + 1,
-                  q.resource ?? null,
-                ],
-                false,
-              ),
-        )) as SessionRow[];
-        const items = rows.slice(0, limit).map(infoOfRow);
-        const last = items[items.length - 1];
-        return { items, next: rows.length > limit && last ? encodeListToken(last) : null };
-      },
-
-      /**
-       * One transaction: finds the resource's sessions, takes their session locks (the ones saves
-       * take, so a save in flight finishes first and a later one waits, then starts a new session),
-       * and deletes their messages, snapshots and rows (metadata and idempotency keys) in one
-       * statement that checks the resource again, then their compaction jobs (`<table>_jobs`).
-       */
-      async erase(q: EraseQuery): Promise<EraseResult> {
-        assertResource(q?.resource);
-        const { resource } = q;
-        return pgRequest('erase', null, () =>
-          dataSource.transaction(async (tx) => {
-            const found = (await tx.query(sql.resourceSessions, [resource])) as {
-              session_id: string;
-            }[];
-            if (found.length === 0) return nothingErased();
-            const ids = found.map((row) => row.session_id);
-            await tx.query(sql.lockSessions, [ids]);
-            const [row] = (await tx.query(sql.erase, [ids, resource])) as [
-              { ids: string[]; messages: string },
-            ];
-            await tx.query(sql.eraseJobs, [row.ids]);
-            return {
-              sessions: row.ids.length,
-              messages: Number(row.messages),
-              vectors: 0,
-              sessionIds: row.ids,
-            };
-          }),
-        );
-      },
-
-      async inspect(sessionId: string): Promise<SessionInfo | null> {
-        assertSessionId(sessionId);
-        const rows = (await pgRequest('inspect', sessionId, () =>
-          preparedQuery(dataSource, sql.inspect, [sessionId], prepared),
-        )) as SessionRow[];
-        return rows[0] ? infoOfRow(rows[0]) : null;
-      },
-
-      /**
-       * With `ifUnchanged`: one transaction takes the session lock saves take and the session's row
-       * (which a metadata write needs), reads the session and deletes it only if it is unchanged.
-       */
-      async delete(sessionId: string, opts?: DeleteSessionOptions): Promise<void> {
-        assertSessionId(sessionId);
-        const expected = opts?.ifUnchanged;
-        if (!expected) {
-          await (await PostgresMemory.open(dataSource, sessionId, storeOptions)).clear();
-          return;
-        }
-        assertDescribes(sessionId, expected);
-        const deleted = await pgRequest('delete', sessionId, () =>
-          dataSource.transaction(async (tx) => {
-            await tx.query(sql.lockSessions, [[sessionId]]);
-            const [row] = (await tx.query(sql.inspectForUpdate, [sessionId])) as SessionRow[];
-            if (!row || !sameSessionState(infoOfRow(row), expected)) return false;
-            await tx.query(sql.deleteOne, [sessionId]);
-            return true;
-          }),
-        );
-        if (!deleted) throw new SessionChangedError(sessionId);
-      },
-
-      async check(): Promise<void> {
-        await pgRequest('check', null, () => dataSource.query('SELECT 1'));
-      },
-
-      migrationsApplied: async () =>
-        (
-          await pgRequest('read the schema', null, () =>
-            memorySchemaStatus(dataSource, options.table),
-          )
-        ).ready,
-
-      schemaStatus: () =>
-        pgRequest('read the schema', null, () => memorySchemaStatus(dataSource, options.table)),
-
-      async close(): Promise<void> {
-        if (owned && dataSource.isInitialized) await dataSource.destroy();
-      },
+    async list(q: ListSessionsQuery): Promise<SessionPage> {
+      const limit = listLimit(q);
+      const after = q.after ? decodeListToken(q.after) : null;
+      const search = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+      const rows = (await pgRequest('list sessions', null, () =>
+        // The newest page without a search (what the dashboard opens on) has a statement of its
+        // own: a plain walk down the listing index, prepared once per connection and page size.
+        search === null && after === null && q.resource === undefined
+          ? preparedQuery(dataSource, sql.newest(limit + 1), [], prepared)
+          : // Planned on each call: a generic plan of its optional filters could not pick the index.
+            preparedQuery(
+              dataSource,
+              sql.list,
+              [search, after?.updatedAt ?? null, after?.id ?? null, limit + 1, q.resource ?? null],
+              false,
+            ),
+      )) as SessionRow[];
+      const items = rows.slice(0, limit).map(infoOfRow);
+      const last = items[items.length - 1];
+      return { items, next: rows.length > limit && last ? encodeListToken(last) : null };
     },
-    () => checkpointStorage,
-  );
+
+    /**
+     * One transaction: finds the resource's sessions, takes their session locks (the ones saves
+     * take, so a save in flight finishes first and a later one waits, then starts a new session),
+     * and deletes their messages, snapshots and rows (metadata and idempotency keys) in one
+     * statement that checks the resource again, then their compaction jobs (`<table>_jobs`).
+     */
+    async erase(q: EraseQuery): Promise<EraseResult> {
+      assertResource(q?.resource);
+      const { resource } = q;
+      return pgRequest('erase', null, () =>
+        dataSource.transaction(async (tx) => {
+          const found = (await tx.query(sql.resourceSessions, [resource])) as {
+            session_id: string;
+          }[];
+          if (found.length === 0) return nothingErased();
+          const ids = found.map((row) => row.session_id);
+          await tx.query(sql.lockSessions, [ids]);
+          const [row] = (await tx.query(sql.erase, [ids, resource])) as [
+            { ids: string[]; messages: string },
+          ];
+          await tx.query(sql.eraseJobs, [row.ids]);
+          return {
+            sessions: row.ids.length,
+            messages: Number(row.messages),
+            vectors: 0,
+            sessionIds: row.ids,
+          };
+        }),
+      );
+    },
+
+    async inspect(sessionId: string): Promise<SessionInfo | null> {
+      assertSessionId(sessionId);
+      const rows = (await pgRequest('inspect', sessionId, () =>
+        preparedQuery(dataSource, sql.inspect, [sessionId], prepared),
+      )) as SessionRow[];
+      return rows[0] ? infoOfRow(rows[0]) : null;
+    },
+
+    /**
+     * With `ifUnchanged`: one transaction takes the session lock saves take and the session's row
+     * (which a metadata write needs), reads the session and deletes it only if it is unchanged.
+     */
+    async delete(sessionId: string, opts?: DeleteSessionOptions): Promise<void> {
+      assertSessionId(sessionId);
+      const expected = opts?.ifUnchanged;
+      if (!expected) {
+        await (await PostgresMemory.open(dataSource, sessionId, storeOptions)).clear();
+        return;
+      }
+      assertDescribes(sessionId, expected);
+      const deleted = await pgRequest('delete', sessionId, () =>
+        dataSource.transaction(async (tx) => {
+          await tx.query(sql.lockSessions, [[sessionId]]);
+          const [row] = (await tx.query(sql.inspectForUpdate, [sessionId])) as SessionRow[];
+          if (!row || !sameSessionState(infoOfRow(row), expected)) return false;
+          await tx.query(sql.deleteOne, [sessionId]);
+          return true;
+        }),
+      );
+      if (!deleted) throw new SessionChangedError(sessionId);
+    },
+
+    async check(): Promise<void> {
+      await pgRequest('check', null, () => dataSource.query('SELECT 1'));
+    },
+
+    migrationsApplied: async () =>
+      (
+        await pgRequest('read the schema', null, () =>
+          memorySchemaStatus(dataSource, options.table),
+        )
+      ).ready,
+
+    schemaStatus: () =>
+      pgRequest('read the schema', null, () => memorySchemaStatus(dataSource, options.table)),
+
+    async close(): Promise<void> {
+      if (owned && dataSource.isInitialized) await dataSource.destroy();
+    },
+  });
 }
 
 function infoOfRow(row: SessionRow): SessionInfo {

@@ -46,56 +46,53 @@ export function simpleBackend(options: SimpleBackendOptions): SimpleBackend {
       .filter((info): info is SessionInfo => info !== null);
 
   const checkpointStorage = new InMemoryCheckpointStorage();
-  return removingThreads<SimpleBackend>(
-    {
-      kind: 'simple',
-      capacity: options.capacity,
-      checkpointStorage,
-      async open(sessionId) {
-        assertSessionId(sessionId);
-        let store = sessions.get(sessionId);
-        if (!store) {
-          store = new SimpleMemory(options.capacity, {
-            sessionId,
-            pruneCompacted: options.pruneCompacted,
-            summaryPolicy,
-            now: options.now,
-          });
-          sessions.set(sessionId, store);
-        }
-        return store;
-      },
-      async list(q) {
-        return paginateSessions(existing(), q);
-      },
-      async erase(q) {
-        assertResource(q?.resource);
-        const { resource } = q;
-        return eraseListedSessions(
-          async (page) => paginateSessions(existing(), page),
-          resource,
-          async (id) =>
-            sessions.get(id)?.eraseIf((meta) => meta[RESOURCE_META_KEY] === resource) ?? null,
-        );
-      },
-      async inspect(sessionId) {
-        assertSessionId(sessionId);
-        return sessions.get(sessionId)?.info() ?? null;
-      },
-      async delete(sessionId, opts) {
-        assertSessionId(sessionId);
-        if (opts?.ifUnchanged) {
-          return deleteIfUnchanged(
-            sessionId,
-            opts.ifUnchanged,
-            (check) => sessions.get(sessionId)?.eraseIf(check) ?? null,
-          );
-        }
-        await sessions.get(sessionId)?.clear();
-      },
-      async check() {},
-      async close() {},
+  return removingThreads<SimpleBackend>({
+    kind: 'simple',
+    capacity: options.capacity,
+    checkpointStorage,
+    async open(sessionId) {
+      assertSessionId(sessionId);
+      let store = sessions.get(sessionId);
+      if (!store) {
+        store = new SimpleMemory(options.capacity, {
+          sessionId,
+          pruneCompacted: options.pruneCompacted,
+          summaryPolicy,
+          now: options.now,
+        });
+        sessions.set(sessionId, store);
+      }
+      return store;
     },
-    () => checkpointStorage,
-  );
+    async list(q) {
+      return paginateSessions(existing(), q);
+    },
+    async erase(q) {
+      assertResource(q?.resource);
+      const { resource } = q;
+      return eraseListedSessions(
+        async (page) => paginateSessions(existing(), page),
+        resource,
+        async (id) =>
+          sessions.get(id)?.eraseIf((meta) => meta[RESOURCE_META_KEY] === resource) ?? null,
+      );
+    },
+    async inspect(sessionId) {
+      assertSessionId(sessionId);
+      return sessions.get(sessionId)?.info() ?? null;
+    },
+    async delete(sessionId, opts) {
+      assertSessionId(sessionId);
+      if (opts?.ifUnchanged) {
+        return deleteIfUnchanged(
+          sessionId,
+          opts.ifUnchanged,
+          (check) => sessions.get(sessionId)?.eraseIf(check) ?? null,
+        );
+      }
+      await sessions.get(sessionId)?.clear();
+    },
+    async check() {},
+    async close() {},
+  });
 }
