@@ -37,14 +37,11 @@ export class SessionSaves {
    * `LockFreeGuesses`).
    */
   async saveGroup(batches: readonly GroupedBatch[]): Promise<BatchOutcome[]> {
-    const params = groupParams(this.target.sessionId, batches);
     const guesses = lockFreeGuessesOf(this.target.dataSource);
     const session = this.target.tables.lockKey + this.target.sessionId;
     let row: SavedRow | undefined;
     if (guesses.worthTrying(session)) {
-      const [tried] = (await this.target.query(this.target.sql.saveIfLockFree, params)) as [
-        SavedRow & { locked: boolean },
-      ];
+      const tried = await this.saveIfLockFree(batches);
       guesses.tried(session, tried.locked);
       if (tried.locked) row = tried;
     } else {
@@ -52,7 +49,7 @@ export class SessionSaves {
     }
     if (!row) {
       const [called] = (await this.target.query(this.target.sql.saveGroupCall, [
-        ...params,
+        ...groupParams(this.target.sessionId, batches),
         this.target.earlyLockRelease,
       ])) as [{ out_seqs: string[] | null; out_saved: string | null; out_seen: SeenKey[] | null }];
       row = { seqs: called.out_seqs, saved: called.out_saved, seen: called.out_seen };
@@ -60,6 +57,37 @@ export class SessionSaves {
     const outcomes = outcomesOf(batches, row);
     await this.trimKeysAfter(row, batches, outcomes);
     return outcomes;
+  }
+
+  /**
+   * The lone writer's try: one statement that saves `batches` only if the session's lock is
+   * free. A group of one batch (a turn saved alone) has statements of its own that skip what only
+   * several batches need (see `saveOneStatementsSql`); when its key was known, the group
+   * statement runs next and returns the first save's record.
+   */
+  private async saveIfLockFree(batches: readonly GroupedBatch[]): Promise<TriedRow> {
+    const [batch] = batches;
+    const { sql, sessionId } = this.target;
+    if (batches.length === 1 && batch) {
+      const messages = `[${batch.messages.join(',')}]`;
+      const [row] = (
+        batch.key === undefined
+          ? await this.target.query(sql.saveOneIfLockFree.unkeyed, [sessionId, messages])
+          : await this.target.query(sql.saveOneIfLockFree.keyed, [
+              sessionId,
+              messages,
+              batch.key,
+              batch.digest ?? null,
+            ])
+      ) as [Omit<TriedRow, 'seen'>];
+      // `saved` null: the key was known and nothing was stored.
+      if (!row.locked || row.saved !== null) return { ...row, seen: null };
+    }
+    const [row] = (await this.target.query(
+      sql.saveIfLockFree,
+      groupParams(sessionId, batches),
+    )) as [TriedRow];
+    return row;
   }
 
   /**
@@ -128,6 +156,9 @@ interface SavedRow {
   saved: string | null;
   seen: SeenKey[] | null;
 }
+
+/** What a lone writer's save statement returns: also whether it took the lock. */
+type TriedRow = SavedRow & { locked: boolean };
 
 /** The save statement's parameters for `batches`: session, messages, batch of each, keys, digests. */
 function groupParams(sessionId: string, batches: readonly GroupedBatch[]): unknown[] {

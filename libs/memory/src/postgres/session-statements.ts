@@ -1,5 +1,6 @@
 import { NOW_MS } from './sql-now';
 import { sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
+import { saveOneStatementsSql } from './save-one-statement';
 import { saveStatementSql, trimKeysSql } from './save-statement';
 
 /**
@@ -32,6 +33,11 @@ function statements(names: MemoryTableNames) {
   const { messages, snapshots, sessions, keys, functions } = names;
   const lock = `pg_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
   const tryLock = `pg_try_advisory_xact_lock(${sessionLockKeySql(names, '$1')})`;
+  // Without the procedure (tables older than its migration) the lock counts as taken: the
+  // save then calls it and fails as not migrated, so no save succeeds only when uncontended.
+  // The procedure is looked up by name alone: `to_regprocedure` parses each argument type with
+  // the SQL parser on every call.
+  const tryLockIfMigrated = `to_regproc('${functions.saveGroup}') IS NOT NULL AND ${tryLock}`;
   return {
     // The save of a group of batches, waiting for the lock: see `saveStatementSql` and the
     // MoveIdempotencyKeys migration. With early release ($6) it may commit in the middle, so it
@@ -42,8 +48,6 @@ function statements(names: MemoryTableNames) {
     // when it was free are the keys checked and recorded, the rows inserted and counted, then
     // committed as usual: durable before it answers. `locked` false: nothing was written,
     // another writer holds the lock; the caller then goes through the procedure, which waits.
-    // The procedure is looked up by name alone: `to_regprocedure` parses each argument type with
-    // the SQL parser on every call.
     saveIfLockFree: saveStatementSql(
       names,
       {
@@ -53,10 +57,10 @@ function statements(names: MemoryTableNames) {
         keys: '$4::text[]',
         digests: '$5::text[]',
       },
-      // Without the procedure (tables older than its migration) the lock counts as taken: the
-      // save then calls it and fails as not migrated, so no save succeeds only when uncontended.
-      `to_regproc('${functions.saveGroup}') IS NOT NULL AND ${tryLock}`,
+      tryLockIfMigrated,
     ),
+    // The same for a group of one batch, keyed or not, without the work only several batches need.
+    saveOneIfLockFree: saveOneStatementsSql(names, tryLockIfMigrated),
     idempotencyKey: `SELECT first_seq, last_seq FROM ${keys} WHERE session_id = $1 AND key = $2`,
     trimKeys: trimKeysSql(names),
     context: `WITH snap AS (
