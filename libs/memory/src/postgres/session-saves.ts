@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { EMPTY_SAVE_RESULT, replayedResult } from '../core/idempotency';
 import type { SaveResult } from '../core/memory.interface';
 import { pgRequest } from '../pg-errors/postgres-request.error';
+import { sameBatchDigest } from './batch-digest';
 import type { BatchOutcome, GroupedBatch } from './save-groups';
 import { lockFreeGuessesOf } from './lock-free-guess';
 import type { MemoryTableNames } from './memory-table-names';
@@ -195,8 +196,8 @@ function outcomesOf(batches: readonly GroupedBatch[], row: SavedRow): BatchOutco
     const known = batch.key === undefined ? undefined : seen.get(batch.key);
     if (!known) return { state: 'stored', first: drawn[0] ?? null, last: drawn.at(-1) ?? null };
     const [, first, last, digest] = known;
-    const reused = digest !== null && batch.digest !== undefined && digest !== batch.digest;
-    return { state: reused ? 'refused' : 'replayed', first, last };
+    const same = sameBatchDigest(digest, batch.digest, batch.legacyDigest);
+    return { state: same ? 'replayed' : 'refused', first, last };
   });
 }
 
