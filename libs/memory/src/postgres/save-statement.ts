@@ -76,16 +76,14 @@ export function saveStatementSql(
 
 /**
  * The `lock` CTE every save statement starts with, evaluated once before anything reads it:
- * `ok` (the SQL boolean `locked`), with `drawsSeqs` `seq_name` (the messages' sequence, for
- * statements that draw seqs before inserting), and the mark that makes the insert trigger leave the rows to the
+ * `ok` (the SQL boolean `locked`), `seq_name` (the messages' sequence, from which the statement
+ * draws the seqs before inserting), and the mark that makes the insert trigger leave the rows to the
  * statement's own count.
  */
-export function lockCte(names: MemoryTableNames, locked: string, drawsSeqs = true): string {
-  const seqName = drawsSeqs
-    ? `\n        pg_get_serial_sequence('${names.messages}', 'seq')::regclass AS seq_name,`
-    : '';
+export function lockCte(names: MemoryTableNames, locked: string): string {
   return `lock AS MATERIALIZED (
-      SELECT ${locked} AS ok,${seqName}
+      SELECT ${locked} AS ok,
+        pg_get_serial_sequence('${names.messages}', 'seq')::regclass AS seq_name,
         set_config('agent_memory.own_insert', 'on', true) AS own
     )`;
 }

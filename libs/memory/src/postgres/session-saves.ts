@@ -62,8 +62,8 @@ export class SessionSaves {
 
   /**
    * The lone writer's try: one statement that saves `batches` only if the session's lock is
-   * free. A group of one batch (a turn saved alone) has statements of its own that skip what only
-   * several batches need (see `saveOneStatementsSql`); when its key was known, the group
+   * free. A group of one batch (a turn saved alone) has a statement of its own that skips what
+   * only several batches need (see `saveOneStatementSql`); when its key was known, the group
    * statement runs next and returns the first save's record.
    */
   private async saveIfLockFree(batches: readonly GroupedBatch[]): Promise<TriedRow> {
@@ -71,16 +71,12 @@ export class SessionSaves {
     const { sql, sessionId } = this.target;
     if (batches.length === 1 && batch) {
       const messages = `[${batch.messages.join(',')}]`;
-      const [row] = (
-        batch.key === undefined
-          ? await this.target.query(sql.saveOneIfLockFree.unkeyed, [sessionId, messages])
-          : await this.target.query(sql.saveOneIfLockFree.keyed, [
-              sessionId,
-              messages,
-              batch.key,
-              batch.digest ?? null,
-            ])
-      ) as [Omit<TriedRow, 'seen'>];
+      const [row] = (await this.target.query(sql.saveOneIfLockFree, [
+        sessionId,
+        messages,
+        batch.key ?? null,
+        batch.digest ?? null,
+      ])) as [Omit<TriedRow, 'seen'>];
       // `saved` null: the key was known and nothing was stored.
       if (!row.locked || row.saved !== null) return { ...row, seen: null };
     }

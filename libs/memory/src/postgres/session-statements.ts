@@ -1,6 +1,6 @@
 import { NOW_MS } from './sql-now';
 import { sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
-import { saveOneStatementsSql } from './save-one-statement';
+import { saveOneStatementSql } from './save-one-statement';
 import { saveStatementSql, trimKeysSql } from './save-statement';
 
 /**
@@ -60,7 +60,7 @@ function statements(names: MemoryTableNames) {
       tryLockIfMigrated,
     ),
     // The same for a group of one batch, keyed or not, without the work only several batches need.
-    saveOneIfLockFree: saveOneStatementsSql(names, tryLockIfMigrated),
+    saveOneIfLockFree: saveOneStatementSql(names, tryLockIfMigrated),
     idempotencyKey: `SELECT first_seq, last_seq FROM ${keys} WHERE session_id = $1 AND key = $2`,
     trimKeys: trimKeysSql(names),
     context: `WITH snap AS (
