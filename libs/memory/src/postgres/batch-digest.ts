@@ -43,7 +43,7 @@ function holdsProviderData(message: Message): boolean {
   );
 }
 
-/** SHA-256 of `text` (UTF-8), base64url: one call where Node has `crypto.hash` (20.12 and later). */
+/** SHA-256 of `text` (UTF-8), base64url: one call where Node has `crypto.hash` (20.12 and up). */
 const sha256: (text: string) => string =
   typeof crypto.hash === 'function'
     ? (text) => crypto.hash('sha256', text, 'base64url')

@@ -1,7 +1,8 @@
 /**
  * The digest a keyed save keeps with its key in `<table>_keys`: a retry is told from a reuse of
  * the key with other messages whichever form the digest was recorded in (earlier releases kept
- * `batchDigest`'s, of the batch in canonical JSON), on the lone writer's path and the contended one.
+ * `batchDigest`'s, of the batch in canonical JSON), on the lone writer's path and the contended
+ * one.
  */
 import { Client } from 'pg';
 import { assistantMessage, userMessage, type Message } from '@agent-memory/memory';

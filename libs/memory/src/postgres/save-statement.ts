@@ -77,8 +77,8 @@ export function saveStatementSql(
 /**
  * The `lock` CTE every save statement starts with, evaluated once before anything reads it:
  * `ok` (the SQL boolean `locked`), `seq_name` (the messages' sequence, from which the statement
- * draws the seqs before inserting), and the mark that makes the insert trigger leave the rows to the
- * statement's own count.
+ * draws the seqs before inserting), and the mark that makes the insert trigger leave the rows to
+ * the statement's own count.
  */
 export function lockCte(names: MemoryTableNames, locked: string): string {
   return `lock AS MATERIALIZED (
