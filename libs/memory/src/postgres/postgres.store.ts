@@ -36,6 +36,7 @@ import { assertSnapshotSwap, assertStorableSummary, storedSnapshot } from '../co
 import { DRAW_CONTEXT } from '../core/context-drawing';
 import { stillCovers, type SnapshotWrite } from '../core/snapshot-write';
 import { ensureMemorySchema } from './memory-schema';
+import { keyedBatchDigest } from './batch-digest';
 import { saveGroupsOf, type GroupedBatch } from './save-groups';
 import { SessionSaves } from './session-saves';
 import { OWN_DELETE, statementsFor, type SessionStatements } from './session-statements';
@@ -178,10 +179,16 @@ export class PostgresMemory implements SessionStore {
     throwIfAborted(opts);
     if (batch.length === 0)
       return key === undefined ? EMPTY_SAVE_RESULT : this.saves.lookUpKey(key);
-    const grouped: GroupedBatch = {
-      messages: batch.map((message) => JSON.stringify(message)),
-      ...(key === undefined ? {} : { key, digest: batchDigest(batch) }),
-    };
+    const texts = batch.map((message) => JSON.stringify(message));
+    const grouped: GroupedBatch =
+      key === undefined
+        ? { messages: texts }
+        : {
+            messages: texts,
+            key,
+            digest: keyedBatchDigest(batch, texts),
+            legacyDigest: () => batchDigest(batch),
+          };
     const outcome = await pgRequest('save', this.sessionId, () =>
       savedAt === undefined
         ? saveGroupsOf(this.dataSource).save(

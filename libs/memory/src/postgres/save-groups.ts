@@ -15,7 +15,10 @@ const MAX_MESSAGES = 2000;
 export interface GroupedBatch {
   readonly messages: readonly string[];
   readonly key?: string;
+  /** See `keyedBatchDigest`. */
   readonly digest?: string;
+  /** The batch's digest in the form earlier releases stored (`batchDigest`), computed on demand. */
+  readonly legacyDigest?: () => string;
 }
 
 /**

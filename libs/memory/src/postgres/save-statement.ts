@@ -42,13 +42,9 @@ export function saveStatementSql(
   inputs: SaveStatementInputs,
   locked: string,
 ): string {
-  const { messages, sessions, keys } = names;
+  const { messages, keys } = names;
   const { session, messages: batch, batchOfMessage, keys: keyOf, digests } = inputs;
-  return `WITH lock AS MATERIALIZED (
-      SELECT ${locked} AS ok,
-        pg_get_serial_sequence('${messages}', 'seq')::regclass AS seq_name,
-        set_config('agent_memory.own_insert', 'on', true) AS own
-    ),
+  return `WITH ${lockCte(names, locked)},
     drawn AS MATERIALIZED (
       SELECT m.batch, m.message, nextval(lock.seq_name) AS seq
       FROM lock, ROWS FROM (jsonb_array_elements(${batch}), unnest(${batchOfMessage}))
@@ -70,14 +66,7 @@ export function saveStatementSql(
       WHERE NOT EXISTS (SELECT 1 FROM keyed k WHERE k.seen AND k.key = (${keyOf})[d.batch])
       RETURNING 1
     ),
-    counted AS (
-      INSERT INTO ${sessions} AS s (session_id, saved, stored, updated_at)
-      SELECT ${session}, c.n, c.n, ${NOW_MS} FROM (SELECT count(*) AS n FROM added) c WHERE c.n > 0
-      ON CONFLICT (session_id) DO UPDATE
-        SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
-            updated_at = excluded.updated_at
-      RETURNING s.saved
-    )
+    ${countedCte(names, session)}
     SELECT (SELECT ok FROM lock) AS locked,
       (SELECT array_agg(seq ORDER BY seq) FROM drawn) AS seqs,
       (SELECT saved FROM counted) AS saved,
@@ -86,13 +75,49 @@ export function saveStatementSql(
 }
 
 /**
+ * The `lock` CTE every save statement starts with, evaluated once before anything reads it:
+ * `ok` (the SQL boolean `locked`), `seq_name` (the messages' sequence, from which the statement
+ * draws the seqs before inserting), and the mark that makes the insert trigger leave the rows to
+ * the statement's own count.
+ */
+export function lockCte(names: MemoryTableNames, locked: string): string {
+  return `lock AS MATERIALIZED (
+      SELECT ${locked} AS ok,
+        pg_get_serial_sequence('${names.messages}', 'seq')::regclass AS seq_name,
+        set_config('agent_memory.own_insert', 'on', true) AS own
+    )`;
+}
+
+/**
+ * The `counted` CTE every save statement ends with: adds the rows of the `added` CTE (one row
+ * each) to the session's counters, creating its row; nothing when none was added. Returns
+ * the session's `saved` count after the save.
+ */
+export function countedCte(names: MemoryTableNames, session: string): string {
+  return `counted AS (
+      INSERT INTO ${names.sessions} AS s (session_id, saved, stored, updated_at)
+      SELECT ${session}, c.n, c.n, ${NOW_MS} FROM (SELECT count(*) AS n FROM added) c WHERE c.n > 0
+      ON CONFLICT (session_id) DO UPDATE
+        SET saved = s.saved + excluded.saved, stored = s.stored + excluded.stored,
+            updated_at = excluded.updated_at
+      RETURNING s.saved
+    )`;
+}
+
+/**
  * Deletes a session's keys older than its newest {@link IDEMPOTENCY_KEY_WINDOW} (`$1` the session).
  * Run after a save that took the session's `saved` count across a multiple of the window: each
  * save pays for it once in that many messages, and at most about twice the window is kept.
+ * It commits without waiting for its WAL flush (`synchronous_commit` off for its own transaction):
+ * a trim a crash undoes only leaves keys that the next trim deletes, and the save that ran it
+ * does not wait for a second flush.
  */
 export function trimKeysSql(names: MemoryTableNames, session = '$1'): string {
   const { keys } = names;
-  return `DELETE FROM ${keys} old
+  return `WITH unflushed AS MATERIALIZED (
+      SELECT set_config('synchronous_commit', 'off', true) AS setting
+    )
+    DELETE FROM ${keys} old USING unflushed
     WHERE old.session_id = ${session}
       AND coalesce(old.first_seq, 0) < (
         SELECT k.first_seq FROM ${keys} k WHERE k.session_id = ${session}

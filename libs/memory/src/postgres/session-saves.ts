@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { EMPTY_SAVE_RESULT, replayedResult } from '../core/idempotency';
 import type { SaveResult } from '../core/memory.interface';
 import { pgRequest } from '../pg-errors/postgres-request.error';
+import { sameBatchDigest } from './batch-digest';
 import type { BatchOutcome, GroupedBatch } from './save-groups';
 import { lockFreeGuessesOf } from './lock-free-guess';
 import type { MemoryTableNames } from './memory-table-names';
@@ -37,14 +38,11 @@ export class SessionSaves {
    * `LockFreeGuesses`).
    */
   async saveGroup(batches: readonly GroupedBatch[]): Promise<BatchOutcome[]> {
-    const params = groupParams(this.target.sessionId, batches);
     const guesses = lockFreeGuessesOf(this.target.dataSource);
     const session = this.target.tables.lockKey + this.target.sessionId;
     let row: SavedRow | undefined;
     if (guesses.worthTrying(session)) {
-      const [tried] = (await this.target.query(this.target.sql.saveIfLockFree, params)) as [
-        SavedRow & { locked: boolean },
-      ];
+      const tried = await this.saveIfLockFree(batches);
       guesses.tried(session, tried.locked);
       if (tried.locked) row = tried;
     } else {
@@ -52,7 +50,7 @@ export class SessionSaves {
     }
     if (!row) {
       const [called] = (await this.target.query(this.target.sql.saveGroupCall, [
-        ...params,
+        ...groupParams(this.target.sessionId, batches),
         this.target.earlyLockRelease,
       ])) as [{ out_seqs: string[] | null; out_saved: string | null; out_seen: SeenKey[] | null }];
       row = { seqs: called.out_seqs, saved: called.out_saved, seen: called.out_seen };
@@ -60,6 +58,33 @@ export class SessionSaves {
     const outcomes = outcomesOf(batches, row);
     await this.trimKeysAfter(row, batches, outcomes);
     return outcomes;
+  }
+
+  /**
+   * The lone writer's try: one statement that saves `batches` only if the session's lock is
+   * free. A group of one batch (a turn saved alone) has a statement of its own that skips what
+   * only several batches need (see `saveOneStatementSql`); when its key was known, the group
+   * statement runs next and returns the first save's record.
+   */
+  private async saveIfLockFree(batches: readonly GroupedBatch[]): Promise<TriedRow> {
+    const [batch] = batches;
+    const { sql, sessionId } = this.target;
+    if (batches.length === 1 && batch) {
+      const messages = `[${batch.messages.join(',')}]`;
+      const [row] = (await this.target.query(sql.saveOneIfLockFree, [
+        sessionId,
+        messages,
+        batch.key ?? null,
+        batch.digest ?? null,
+      ])) as [Omit<TriedRow, 'seen'>];
+      // `saved` null: the key was known and nothing was stored.
+      if (!row.locked || row.saved !== null) return { ...row, seen: null };
+    }
+    const [row] = (await this.target.query(
+      sql.saveIfLockFree,
+      groupParams(sessionId, batches),
+    )) as [TriedRow];
+    return row;
   }
 
   /**
@@ -129,6 +154,9 @@ interface SavedRow {
   seen: SeenKey[] | null;
 }
 
+/** What a lone writer's save statement returns: also whether it took the lock. */
+type TriedRow = SavedRow & { locked: boolean };
+
 /** The save statement's parameters for `batches`: session, messages, batch of each, keys, digests. */
 function groupParams(sessionId: string, batches: readonly GroupedBatch[]): unknown[] {
   const texts: string[] = [];
@@ -164,8 +192,8 @@ function outcomesOf(batches: readonly GroupedBatch[], row: SavedRow): BatchOutco
     const known = batch.key === undefined ? undefined : seen.get(batch.key);
     if (!known) return { state: 'stored', first: drawn[0] ?? null, last: drawn.at(-1) ?? null };
     const [, first, last, digest] = known;
-    const reused = digest !== null && batch.digest !== undefined && digest !== batch.digest;
-    return { state: reused ? 'refused' : 'replayed', first, last };
+    const same = sameBatchDigest(digest, batch.digest, batch.legacyDigest);
+    return { state: same ? 'replayed' : 'refused', first, last };
   });
 }
 

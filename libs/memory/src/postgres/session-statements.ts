@@ -1,6 +1,7 @@
 import { KEEP_LOG_META_KEY } from '../core/kept-log';
 import { NOW_MS } from './sql-now';
 import { sessionLockKeySql, type MemoryTableNames } from './memory-table-names';
+import { saveOneStatementSql } from './save-one-statement';
 import { saveStatementSql, trimKeysSql } from './save-statement';
 
 /**
@@ -36,6 +37,11 @@ function statements(names: MemoryTableNames) {
   // A session that keeps its whole log (see KEEP_LOG_META_KEY) loses nothing to pruning.
   const keepsWholeLog = `EXISTS (SELECT 1 FROM ${sessions}
     WHERE session_id = $1 AND (meta ->> '${KEEP_LOG_META_KEY}') IS NOT NULL)`;
+  // Without the procedure (tables older than its migration) the lock counts as taken: the
+  // save then calls it and fails as not migrated, so no save succeeds only when uncontended.
+  // The procedure is looked up by name alone: `to_regprocedure` parses each argument type with
+  // the SQL parser on every call.
+  const tryLockIfMigrated = `to_regproc('${functions.saveGroup}') IS NOT NULL AND ${tryLock}`;
   return {
     // The save of a group of batches, waiting for the lock: see `saveStatementSql` and the
     // MoveIdempotencyKeys migration. With early release ($6) it may commit in the middle, so it
@@ -46,8 +52,6 @@ function statements(names: MemoryTableNames) {
     // when it was free are the keys checked and recorded, the rows inserted and counted, then
     // committed as usual: durable before it answers. `locked` false: nothing was written,
     // another writer holds the lock; the caller then goes through the procedure, which waits.
-    // The procedure is looked up by name alone: `to_regprocedure` parses each argument type with
-    // the SQL parser on every call.
     saveIfLockFree: saveStatementSql(
       names,
       {
@@ -57,10 +61,10 @@ function statements(names: MemoryTableNames) {
         keys: '$4::text[]',
         digests: '$5::text[]',
       },
-      // Without the procedure (tables older than its migration) the lock counts as taken: the
-      // save then calls it and fails as not migrated, so no save succeeds only when uncontended.
-      `to_regproc('${functions.saveGroup}') IS NOT NULL AND ${tryLock}`,
+      tryLockIfMigrated,
     ),
+    // The same for a group of one batch, keyed or not, without the work only several batches need.
+    saveOneIfLockFree: saveOneStatementSql(names, tryLockIfMigrated),
     idempotencyKey: `SELECT first_seq, last_seq FROM ${keys} WHERE session_id = $1 AND key = $2`,
     trimKeys: trimKeysSql(names),
     context: `WITH snap AS (
