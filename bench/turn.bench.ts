@@ -38,6 +38,7 @@ import { natsBackend } from '@agent-memory/memory/nats';
 import { postgresBackend } from '@agent-memory/memory/postgres';
 import { startApiServer } from '../apps/api/src/api.server';
 import { adminRequest } from '../test/support/admin-request';
+import { bareTurnTables } from './bare-postgres';
 import { bareSave } from './jsonfile.bench';
 import { benchSize } from './bench-size';
 import { measureInterleaved, ratio, type BenchResult, type BenchSuite } from './harness';
@@ -78,32 +79,15 @@ async function postgresTarget(): Promise<Target> {
   const table = `${schema}.conversation_memory`;
   const backend = await postgresBackend({ url: DATABASE_URL, table });
   const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
-  const bare = `"${schema}".bare_memory`;
-  const bareSessions = `"${schema}".bare_memory_sessions`;
-  await pool.query(
-    `CREATE TABLE ${bare} (session_id text, seq bigserial, message jsonb NOT NULL,
-       created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (session_id, seq))`,
-  );
-  await pool.query(
-    `CREATE TABLE ${bareSessions} (session_id text PRIMARY KEY, saved bigint NOT NULL,
-       updated_at timestamptz NOT NULL)`,
-  );
-  await pool.query(`CREATE INDEX ON ${bareSessions} (updated_at DESC, session_id)`);
+  const bare = bareTurnTables(pool, schema);
+  await bare.create();
   return {
     name: 'PostgreSQL',
     backend,
     apiEnv: { MEMORY_BACKEND: 'postgres', DATABASE_URL, MEMORY_PG_TABLE: table },
     bareName: 'bare INSERT + session row upsert',
     async bare(session) {
-      return ([q, a]) =>
-        pool.query(
-          `WITH s AS (
-             INSERT INTO ${bareSessions} AS s (session_id, saved, updated_at) VALUES ($1, 2, now())
-             ON CONFLICT (session_id) DO UPDATE SET saved = s.saved + 2, updated_at = now()
-           )
-           INSERT INTO ${bare} (session_id, message) VALUES ($1, $2), ($1, $3)`,
-          [session, JSON.stringify(q), JSON.stringify(a)],
-        );
+      return ([q, a]) => bare.insert(session, [q!, a!]);
     },
     async cleanup() {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

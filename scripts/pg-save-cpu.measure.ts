@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { assistantMessage, userMessage, type Message } from '@agent-memory/memory';
 import { postgresBackend } from '@agent-memory/memory/postgres';
+import { bareTurnTables } from '../bench/bare-postgres';
 
 const SAVES = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -29,7 +30,7 @@ const URL = `${BASE}${BASE.includes('?') ? '&' : '?'}application_name=${APP}`;
 /** Linux clock ticks per second (`getconf CLK_TCK`), as `/proc/<pid>/stat` counts. */
 const TICKS_PER_S = 100;
 
-const turn = (i: number): Message[] => [
+const turn = (i: number): [Message, Message] => [
   userMessage(`question ${i}: what does the deploy script do when the health check fails?`),
   assistantMessage(`answer ${i}: it rolls back to the previous release and pages the on-call.`),
 ];
@@ -58,34 +59,12 @@ async function main(): Promise<void> {
   const schema = `cpu_measure_${process.pid}`;
   const backend = await postgresBackend({ url: URL, table: `${schema}.conversation_memory` });
   const pool = new Pool({ connectionString: URL, max: 1, idleTimeoutMillis: 0 });
-  const bare = `"${schema}".bare_memory`;
-  const bareSessions = `"${schema}".bare_memory_sessions`;
+  const bare = bareTurnTables(pool, schema);
   try {
-    await pool.query(
-      `CREATE TABLE ${bare} (session_id text, seq bigserial, message jsonb NOT NULL,
-         created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (session_id, seq))`,
-    );
-    await pool.query(
-      `CREATE TABLE ${bareSessions} (session_id text PRIMARY KEY, saved bigint NOT NULL,
-         updated_at timestamptz NOT NULL)`,
-    );
-    await pool.query(`CREATE INDEX ON ${bareSessions} (updated_at DESC, session_id)`);
+    await bare.create();
     const store = await backend.open('plain');
     const subjects: [string, (i: number) => Promise<unknown>][] = [
-      [
-        'bare INSERT + session row upsert',
-        (i) => {
-          const [q, a] = turn(i);
-          return pool.query(
-            `WITH s AS (
-               INSERT INTO ${bareSessions} AS s (session_id, saved, updated_at) VALUES ($1, 2, now())
-               ON CONFLICT (session_id) DO UPDATE SET saved = s.saved + 2, updated_at = now()
-             )
-             INSERT INTO ${bare} (session_id, message) VALUES ($1, $2), ($1, $3)`,
-            ['bare', JSON.stringify(q), JSON.stringify(a)],
-          );
-        },
-      ],
+      ['bare INSERT + session row upsert', (i) => bare.insert('bare', turn(i))],
       [
         'open + keyed save',
         async (i) => (await backend.open('keyed')).save(turn(i), { idempotencyKey: randomUUID() }),

@@ -7,40 +7,27 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureServices } from './support/ensure-services';
+import { exitWithServices } from './support/ensure-services';
 
 const REPORT = join(__dirname, '..', '.jest-results.json');
 
-async function main(): Promise<number> {
-  const started = await ensureServices({ pgvector: true });
-  try {
-    const jest = spawnSync(
-      process.execPath,
-      [
-        require.resolve('jest/bin/jest'),
-        '--json',
-        `--outputFile=${REPORT}`,
-        ...process.argv.slice(2),
-      ],
-      { stdio: 'inherit', env: process.env },
-    );
-    const report = JSON.parse(readFileSync(REPORT, 'utf8')) as {
-      numPassedTests: number;
-      numFailedTests: number;
-      numRuntimeErrorTestSuites: number;
-    };
-    const failed = report.numFailedTests + report.numRuntimeErrorTestSuites;
-    console.log(`${report.numPassedTests} passed, ${failed} failed`);
-    return jest.status ?? 1;
-  } finally {
-    for (const server of started) await server.dispose();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+exitWithServices({ pgvector: true }, () => {
+  const jest = spawnSync(
+    process.execPath,
+    [
+      require.resolve('jest/bin/jest'),
+      '--json',
+      `--outputFile=${REPORT}`,
+      ...process.argv.slice(2),
+    ],
+    { stdio: 'inherit', env: process.env },
+  );
+  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numRuntimeErrorTestSuites: number;
+  };
+  const failed = report.numFailedTests + report.numRuntimeErrorTestSuites;
+  console.log(`${report.numPassedTests} passed, ${failed} failed`);
+  return jest.status ?? 1;
+});

@@ -5,37 +5,24 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureServices } from './support/ensure-services';
+import { exitWithServices } from './support/ensure-services';
 
 const ROOT = join(__dirname, '..');
 
-async function main(): Promise<number> {
-  const started = await ensureServices();
-  try {
-    const vitest = spawnSync(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
-        'run',
-        '--config',
-        join(ROOT, 'libs', 'memory', 'vitest.langgraph.config.mts'),
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${join(ROOT, '.vitest-langgraph-results.json')}`,
-        ...process.argv.slice(2),
-      ],
-      { stdio: 'inherit', env: process.env, cwd: ROOT },
-    );
-    return vitest.status ?? 1;
-  } finally {
-    for (const server of started) await server.dispose();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+exitWithServices({}, () => {
+  const vitest = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--config',
+      join(ROOT, 'libs', 'memory', 'vitest.langgraph.config.mts'),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(ROOT, '.vitest-langgraph-results.json')}`,
+      ...process.argv.slice(2),
+    ],
+    { stdio: 'inherit', env: process.env, cwd: ROOT },
+  );
+  return vitest.status ?? 1;
+});

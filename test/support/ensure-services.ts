@@ -2,7 +2,7 @@
  * The services a test run needs: PostgreSQL and NATS reachable (the machine's own, the URLs in
  * TEST_DATABASE_URL / TEST_NATS_URL, or throwaway servers started here, whose URLs are then set
  * in those variables), and pgvector when asked. Used by `test/run-jest.ts` and
- * `test/run-langgraph.ts`; the caller disposes of what it returns.
+ * `test/run-langgraph.ts` through {@link exitWithServices}.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -34,9 +34,7 @@ function ensurePgvector(): void {
 }
 
 /** Makes PostgreSQL and NATS reachable; returns the throwaway servers it started. */
-export async function ensureServices(
-  opts: { pgvector?: boolean } = {},
-): Promise<ThrowawayServer[]> {
+async function ensureServices(opts: { pgvector?: boolean } = {}): Promise<ThrowawayServer[]> {
   const started: ThrowawayServer[] = [];
   if (opts.pgvector) ensurePgvector();
   if (!process.env.TEST_DATABASE_URL && !(await isPortOpen(5432))) {
@@ -52,4 +50,26 @@ export async function ensureServices(
     console.log(`NATS was not running on 4222: started a throwaway one at ${nats.url}`);
   }
   return started;
+}
+
+/**
+ * Runs `command` (a test runner, synchronously) with the services reachable, stops the throwaway
+ * servers it needed, and exits the process with the command's status (1 when anything threw).
+ */
+export function exitWithServices(opts: { pgvector?: boolean }, command: () => number): void {
+  const run = async (): Promise<number> => {
+    const started = await ensureServices(opts);
+    try {
+      return command();
+    } finally {
+      for (const server of started) await server.dispose();
+    }
+  };
+  run().then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

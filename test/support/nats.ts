@@ -1,9 +1,10 @@
 /**
  * NATS helpers for tests: a unique KV bucket per test (test files run in parallel on one server)
- * and their removal afterwards.
+ * and their removal afterwards; a server with a small `max_payload`.
  */
 import { connect } from 'nats';
-import { testNatsUrl } from './services';
+import { natsBackend, type NatsBackend } from '../../libs/memory/src/nats/nats.backend';
+import { startThrowawayNats, testNatsUrl, type ThrowawayServer } from './services';
 
 /** Hands out bucket names no other test uses and deletes their KV streams on `cleanup()`. */
 export class TestBuckets {
@@ -41,4 +42,24 @@ export class TestBuckets {
       await nc.close();
     }
   }
+}
+
+/**
+ * For the enclosing `describe`: a throwaway NATS server that takes messages of at most
+ * `maxPayload` bytes, and a backend on a fresh bucket of it, both closed after its tests.
+ * @returns the backend (call it inside the tests, once `beforeAll` has run).
+ */
+export function useSmallPayloadNats(prefix: string, maxPayload: number): () => NatsBackend {
+  const buckets = new TestBuckets(prefix);
+  let server: ThrowawayServer;
+  let backend: NatsBackend;
+  beforeAll(async () => {
+    server = await startThrowawayNats({ maxPayload });
+    backend = await natsBackend({ servers: server.url, bucket: buckets.next() });
+  });
+  afterAll(async () => {
+    await backend.close();
+    await server.dispose();
+  });
+  return () => backend;
 }

@@ -109,7 +109,9 @@ export async function appendToPlainFile(
     await Promise.all([handle.datasync(), handle.utimes(mtime, mtime)]);
     return used;
   } catch (error) {
-    await closeArray(handle, plan.offset);
+    // Undone where it can be; else left for a reader, who takes the array before the cut-off
+    // batch (see plain-array-tail.ts).
+    await closeArrayAt(handle, plan.offset).catch(() => undefined);
     closeAppendHandles(used);
     throw error;
   }
@@ -136,27 +138,20 @@ export function closeAppendHandles(handles: AppendHandles): void {
  */
 export async function repairPlainFile(path: string, state: SessionState): Promise<void> {
   const file = state.file!;
-  const at = state.plainTail!.at;
-  const offset = Buffer.byteLength(file.text.slice(0, at), 'utf8');
+  const offset = Buffer.byteLength(file.text.slice(0, state.plainTail!.at), 'utf8');
   const handle = await open(path, 'r+');
   try {
-    await writeAll(handle, Buffer.from(']'), offset);
-    await handle.truncate(offset + 1);
-    await handle.datasync();
+    await closeArrayAt(handle, offset);
   } finally {
     await handle.close();
   }
 }
 
-/** Puts the closing `]` back at `offset` and cuts the file there: undoes a failed append. */
-async function closeArray(handle: FileHandle, offset: number): Promise<void> {
-  try {
-    await writeAll(handle, Buffer.from(']'), offset);
-    await handle.truncate(offset + 1);
-    await handle.datasync();
-  } catch {
-    // Left as it is: a reader takes the array before the cut-off batch (see plain-array-tail.ts).
-  }
+/** Puts the closing `]` back at `offset`, cuts the file there and makes that durable. */
+async function closeArrayAt(handle: FileHandle, offset: number): Promise<void> {
+  await writeAll(handle, Buffer.from(']'), offset);
+  await handle.truncate(offset + 1);
+  await handle.datasync();
 }
 
 /** Closes without waiting: the data is durable (or the save failed) by then. */

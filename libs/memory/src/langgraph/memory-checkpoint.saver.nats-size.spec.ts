@@ -6,26 +6,15 @@
  */
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { testAgentGraph, texts } from '@agent-memory/test-support/langgraph-graph';
-import { TestBuckets } from '@agent-memory/test-support/nats';
-import { startThrowawayNats, type ThrowawayServer } from '@agent-memory/test-support/services';
-import { natsBackend, type NatsBackend } from '../nats/nats.backend';
+import { useSmallPayloadNats } from '@agent-memory/test-support/nats';
 import { checkpointStorageFor } from './checkpoint-storage-for';
 import { MemoryCheckpointSaver } from './memory-checkpoint.saver';
 
 describe('MemoryCheckpointSaver on NATS with a small max_payload', () => {
-  const buckets = new TestBuckets('lg_size');
-  let server: ThrowawayServer;
-  let backend: NatsBackend;
-  beforeAll(async () => {
-    server = await startThrowawayNats({ maxPayload: 4096 });
-    backend = await natsBackend({ servers: server.url, bucket: buckets.next() });
-  });
-  afterAll(async () => {
-    await backend.close();
-    await server.dispose();
-  });
+  const smallBackend = useSmallPayloadNats('lg_size', 4096);
 
   it('splits values larger than the server takes, and replays them exactly', async () => {
+    const backend = smallBackend();
     const saver = await MemoryCheckpointSaver.open(backend);
     const graph = testAgentGraph(saver);
     const config = { configurable: { thread_id: 'big' } };

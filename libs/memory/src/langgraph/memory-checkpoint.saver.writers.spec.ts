@@ -4,7 +4,8 @@
  * ends (what it appended last), the order forced by awaiting each call; and `prune`, which must
  * leave what the kept checkpoint needs.
  */
-import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { ChatMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,35 @@ describe.each(STORES)('two writers on one thread, on %s', (_, openPair) => {
     } finally {
       await a.close();
       if (b !== a) await b.close();
+    }
+  });
+
+  it('a message kept in the log and edited keeps its place among the others', async () => {
+    const [backend, other] = await openPair();
+    try {
+      const config = { configurable: { thread_id: 'edited' } };
+      // ChatMessages with a custom role have no session form: both go to the thread's log.
+      const critic = (id: string, content: string) =>
+        new ChatMessage({ id, content, role: 'critic' });
+      const graph = new StateGraph(MessagesAnnotation)
+        .addNode('review', () => ({ messages: [critic('c1', 'first'), critic('c2', 'second')] }))
+        .addEdge(START, 'review')
+        .compile({ checkpointer: await MemoryCheckpointSaver.open(backend) });
+      await graph.invoke({ messages: [new HumanMessage('review this')] }, config);
+      // Replaced by id in place: the edited c1 is stored after c2 but stays before it.
+      await graph.updateState(config, { messages: [critic('c1', 'first, edited')] });
+      const fresh = await MemoryCheckpointSaver.open(other);
+      const messages = (await fresh.getTuple(config))!.checkpoint.channel_values
+        .messages as BaseMessage[];
+      expect(messages.map((m) => [m.id ?? '', m.content])).toEqual([
+        [messages[0]!.id ?? '', 'review this'],
+        ['c1', 'first, edited'],
+        ['c2', 'second'],
+      ]);
+      expect((await (await checkpointStorageFor(backend)).messageLogHead('edited')).count).toBe(3);
+    } finally {
+      await backend.close();
+      if (other !== backend) await other.close();
     }
   });
 

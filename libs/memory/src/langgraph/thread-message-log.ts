@@ -80,7 +80,8 @@ export class ThreadMessageLog {
         : await parent.loadRef();
     const places = await this.knownPlaces(threadId, parent, parentRef, digests, chains);
     const fresh = places.flatMap((place, index) => (place ? [] : [index]));
-    const inSession = await this.toSession(threadId, checkpointId, messages, digests, fresh);
+    const chain = chains.at(-1) ?? '';
+    const inSession = await this.toSession(threadId, checkpointId, chain, messages, digests, fresh);
     for (const [index, cursor] of inSession) places[index] = ['session', cursor];
 
     const toLog = fresh.filter((index) => !inSession.has(index));
@@ -99,7 +100,7 @@ export class ThreadMessageLog {
       ref: {
         segments: segmentsOf(places as MessagePlace[]),
         count: values.length,
-        chain: chains.at(-1) ?? '',
+        chain,
       },
       append: { expectedCount: head.count, records },
     };
@@ -138,9 +139,12 @@ export class ThreadMessageLog {
   ): Promise<BaseMessage[]> {
     const logRanges = rangesOf(ref, 'log');
     const logValues =
-      loaded?.messages && JSON.stringify(loaded.record.messageRanges) === JSON.stringify(logRanges)
-        ? loaded.messages
-        : await this.storage.readMessages(threadId, logRanges);
+      logRanges.length === 0
+        ? []
+        : loaded?.messages &&
+            JSON.stringify(loaded.record.messageRanges) === JSON.stringify(logRanges)
+          ? loaded.messages
+          : await this.storage.readMessages(threadId, logRanges);
     const fromLog = await Promise.all(
       logValues.map((value: SerializedValue) => this.serde.loadsTyped(value.type, value.data)),
     );
@@ -180,7 +184,9 @@ export class ThreadMessageLog {
     const free = new Map<string, MessagePlace[]>();
     for (const [index, message] of parentMessages.entries()) {
       const digest = messageDigest(await this.serde.dumpsTyped(message));
-      free.set(digest, [...(free.get(digest) ?? []), parentPlaces[index]!]);
+      const places = free.get(digest) ?? [];
+      places.push(parentPlaces[index]!);
+      free.set(digest, places);
     }
     digests.forEach((digest, index) => (places[index] = free.get(digest)?.shift() ?? null));
     return places;
@@ -194,6 +200,7 @@ export class ThreadMessageLog {
   private async toSession(
     threadId: string,
     checkpointId: string,
+    chain: string,
     messages: readonly BaseMessage[],
     digests: readonly string[],
     fresh: readonly number[],
@@ -211,7 +218,7 @@ export class ThreadMessageLog {
       batch.push(form.message);
       exact.push(form.exact ? fresh[k]! : null);
     });
-    const cursors = await this.sessions.append(threadId, checkpointId, batch);
+    const cursors = await this.sessions.append(threadId, checkpointId, chain, batch);
     cursors?.forEach((cursor, k) => {
       if (exact[k] !== null) kept.set(exact[k]!, cursor);
     });

@@ -3,7 +3,6 @@ import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import type { MemoryBackend } from '../core/backend.interface';
 import type { MessageRange } from '../core/checkpoint-storage.interface';
 import { SessionTooLargeError, ThreadMessagesMissingError } from '../core/errors';
-import { batchDigest } from '../core/idempotency';
 import { KEEP_LOG_META_KEY } from '../core/kept-log';
 import type { Message } from '../core/message';
 import { decodeMessages } from '../core/message.codec';
@@ -70,7 +69,8 @@ export class ThreadSessions {
   }
 
   /**
-   * Appends `messages` to the thread's session, keyed by the checkpoint and the batch, so a `put`
+   * Appends `messages` to the thread's session, keyed by the checkpoint and `chain` (the chain of
+   * the checkpoint's messages, which tells two contents of one checkpoint id apart), so a `put`
    * retried after a failure appends nothing again.
    * @returns the cursor of each message, or null when the session cannot take them (over the
    *   store's size limit: NATS keeps a session in one value).
@@ -78,6 +78,7 @@ export class ThreadSessions {
   async append(
     threadId: string,
     checkpointId: string,
+    chain: string,
     messages: readonly Message[],
   ): Promise<number[] | null> {
     if (messages.length === 0) return [];
@@ -87,7 +88,7 @@ export class ThreadSessions {
       if (this.marked.size >= MARKED_THREADS_LIMIT) this.marked.clear();
       this.marked.add(threadId);
     }
-    const key = `langgraph-${checkpointId}-${batchDigest(messages).slice(0, 16)}`;
+    const key = `langgraph-${checkpointId}-${chain.slice(0, 16)}`;
     try {
       const { first } = await session.save(messages, { idempotencyKey: key });
       return messages.map((_, index) => first! + index);

@@ -2,12 +2,8 @@ import { SessionTooLargeError, userMessage, type Message } from '@agent-memory/m
 import { NatsMemory, natsBackend, type NatsBackend } from '@agent-memory/memory/nats';
 import { connect, type KV, type NatsConnection } from 'nats';
 import { EMPTY_DOCUMENT, appendToDocument, encodeDocument } from '../core/session-document';
-import { TestBuckets } from '@agent-memory/test-support/nats';
-import {
-  startThrowawayNats,
-  testNatsUrl,
-  type ThrowawayServer,
-} from '@agent-memory/test-support/services';
+import { TestBuckets, useSmallPayloadNats } from '@agent-memory/test-support/nats';
+import { testNatsUrl } from '@agent-memory/test-support/services';
 
 const MiB = 1024 * 1024;
 let counter = 0;
@@ -115,19 +111,10 @@ describe('NatsMemory size limit', () => {
   });
 
   describe('on a server with max_payload 4096', () => {
-    const buckets = new TestBuckets('small');
-    let server: ThrowawayServer;
-    let backend: NatsBackend;
-    beforeAll(async () => {
-      server = await startThrowawayNats({ maxPayload: 4096 });
-      backend = await natsBackend({ servers: server.url, bucket: buckets.next() });
-    });
-    afterAll(async () => {
-      await backend.close();
-      await server.dispose();
-    });
+    const smallBackend = useSmallPayloadNats('small', 4096);
 
     it('accepts a write of exactly max_payload and refuses one byte more, sending nothing', async () => {
+      const backend = smallBackend();
       expect(backend.connection.info?.max_payload).toBe(4096);
       const exact = await backend.open(newId());
       await exact.save([messageFilling(4096)]);

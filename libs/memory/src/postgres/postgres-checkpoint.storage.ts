@@ -220,10 +220,10 @@ function statements(t: CheckpointTables) {
   // A checkpoint with its stored channel values and pending writes, bytes as base64.
   const loaded = `SELECT c.thread_id, c.ns, c.checkpoint_id, c.parent_id, c.checkpoint_type,
       c.checkpoint, c.metadata_type, c.metadata, c.channel_versions, c.message_ranges,
-      (SELECT json_agg(json_build_array(m.type, encode(m.data, 'base64')) ORDER BY m.position)
-        FROM jsonb_array_elements(c.message_ranges) r
+      (SELECT json_agg(json_build_array(m.type, encode(m.data, 'base64')) ORDER BY r.ord, m.position)
+        FROM jsonb_array_elements(c.message_ranges) WITH ORDINALITY AS r(range, ord)
         JOIN ${t.messages} m ON m.thread_id = c.thread_id
-          AND m.position BETWEEN (r->>0)::integer AND (r->>1)::integer) AS messages,
+          AND m.position BETWEEN (r.range->>0)::integer AND (r.range->>1)::integer) AS messages,
       (SELECT coalesce(json_agg(json_build_object('channel', b.channel, 'version', b.version,
           'type', b.type, 'data', encode(b.data, 'base64'))), '[]')
         FROM jsonb_array_elements(c.channel_versions) v
@@ -272,9 +272,11 @@ function statements(t: CheckpointTables) {
       WHERE excluded.idx < 0`,
     head: `SELECT position, chain FROM ${t.messages} WHERE thread_id = $1
       ORDER BY position DESC LIMIT 1`,
-    readMessages: `SELECT m.type, m.data FROM unnest($2::integer[], $3::integer[]) AS r(first, last)
+    // In the order of the ranges, which need not be the log's (a message edited after others).
+    readMessages: `SELECT m.type, m.data
+      FROM unnest($2::integer[], $3::integer[]) WITH ORDINALITY AS r(first, last, ord)
       JOIN ${t.messages} m ON m.thread_id = $1 AND m.position BETWEEN r.first AND r.last
-      ORDER BY m.position`,
+      ORDER BY r.ord, m.position`,
     threadIds: `SELECT thread_id FROM ${t.checkpoints} UNION SELECT thread_id FROM ${t.messages}`,
     pruneKeepLatest: [
       `DELETE FROM ${t.writes} w WHERE w.thread_id = $1 AND w.checkpoint_id <> ${newest('w')}`,
